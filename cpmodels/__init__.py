@@ -1,0 +1,36 @@
+"""cpmodels: constraint-programming models of grid puzzles, cross-checked by independent solvers.
+
+Modules:
+  grid       GridPuzzle, Cage, and the solver-free checker (is_solution, explain_violation)
+  cages      cage semantics: which value tuples a + - * / = or hidden-operator cage allows
+  sudoku     Sudoku of any box shape: units, readers and writers of its text formats
+  solve      solve, count_solutions, is_unique through the backend registry
+  backends   the registry (BACKENDS) and one module per backend: cpsat
+  errors     the exception tree (CpModelsError and its kinds)
+  cli        the `cpmodels` command
+"""
+
+from .backends import BACKENDS, SolveResult
+from .errors import CpModelsError, ParseError, PuzzleError, SearchTimeoutError
+from .grid import Cage, GridPuzzle, explain_violation, is_solution
+from .solve import count_solutions, is_unique, solve
+from .sudoku import sudoku_puzzle
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BACKENDS",
+    "Cage",
+    "CpModelsError",
+    "GridPuzzle",
+    "ParseError",
+    "PuzzleError",
+    "SearchTimeoutError",
+    "SolveResult",
+    "count_solutions",
+    "explain_violation",
+    "is_solution",
+    "is_unique",
+    "solve",
+    "sudoku_puzzle",
+]

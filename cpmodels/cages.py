@@ -1,0 +1,76 @@
+"""Cage semantics, defined once: which value tuples a cage allows in an order-n grid."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from math import prod
+
+OPERATORS = ("+", "-", "*", "/", "=")
+"""Cage operators: sum, absolute difference, product, exact quotient, a given single value."""
+
+OPERATOR_WORDS = {"+": "sum", "-": "difference", "*": "product", "/": "quotient", "=": "value"}
+
+
+def holds(op: str | None, target: int, values: Sequence[int]) -> bool:
+    """Whether `values` meet a cage's `op` and `target`; op None (hidden) accepts any operator that fits."""
+    if op is None:
+        ops = ("=",) if len(values) == 1 else ("+", "*", "-", "/") if len(values) == 2 else ("+", "*")
+        return any(holds(o, target, values) for o in ops)
+    if op == "=":
+        return len(values) == 1 and values[0] == target
+    if op == "+":
+        return sum(values) == target
+    if op == "*":
+        return prod(values) == target
+    if len(values) != 2:
+        return False
+    low, high = sorted(values)
+    if op == "-":
+        return high - low == target
+    return high == low * target  # "/": exact, never truncated
+
+
+def conflicts(cells: Sequence[tuple[int, int]]) -> list[list[int]]:
+    """For each position i in `cells`, the earlier positions j < i sharing its row or column."""
+    return [
+        [j for j in range(i) if cells[j][0] == cells[i][0] or cells[j][1] == cells[i][1]]
+        for i in range(len(cells))
+    ]
+
+
+def allowed_tuples(
+    cells: Sequence[tuple[int, int]], op: str | None, target: int, n: int
+) -> list[tuple[int, ...]]:
+    """Every tuple of values 1..n for `cells` that meets the cage and repeats no value in a row or column."""
+    return list(_tuples(tuple(cells), op, target, n))
+
+
+def _tuples(cells: tuple[tuple[int, int], ...], op: str | None, target: int, n: int) -> Iterator[tuple[int, ...]]:
+    """Depth-first generation of allowed_tuples, pruning partial sums and products that cannot reach the target."""
+    clash = conflicts(cells)
+    k = len(cells)
+    partial: list[int] = []
+
+    def feasible(depth: int) -> bool:
+        left = k - depth
+        if op == "+":
+            s = sum(partial)
+            return s + left <= target <= s + left * n
+        if op == "*":
+            return target % prod(partial) == 0 if partial else True
+        return True
+
+    def extend(depth: int) -> Iterator[tuple[int, ...]]:
+        if depth == k:
+            if holds(op, target, partial):
+                yield tuple(partial)
+            return
+        for value in range(1, n + 1):
+            if any(partial[j] == value for j in clash[depth]):
+                continue
+            partial.append(value)
+            if feasible(depth + 1):
+                yield from extend(depth + 1)
+            partial.pop()
+
+    yield from extend(0)

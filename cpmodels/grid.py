@@ -1,0 +1,156 @@
+"""The grid puzzle every family builds and every backend compiles, and the solver-free checker."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from . import cages as cage_rules
+from .errors import PuzzleError
+
+Cell = tuple[int, int]
+
+
+def cell_name(r: int, c: int) -> str:
+    """The 1-based name of the 0-based cell (r, c), as `r3c7`."""
+    return f"r{r + 1}c{c + 1}"
+
+
+def cells_named(cells: Sequence[Cell]) -> str:
+    """Space-separated 1-based names of `cells`."""
+    return " ".join(cell_name(r, c) for r, c in cells)
+
+
+@dataclass(frozen=True)
+class Cage:
+    """Cells whose values must meet `op` and `target`; op is + - * / = or None (hidden operator)."""
+
+    cells: tuple[Cell, ...]
+    op: str | None
+    target: int
+
+    def label(self) -> str:
+        """The clue as printed in a puzzle: `12+`, `3` for a given, `7` alone for a hidden operator."""
+        if self.op in (None, "="):
+            return str(self.target)
+        return f"{self.target}{self.op}"
+
+
+@dataclass(frozen=True)
+class GridPuzzle:
+    """An n x n grid of values 1..n with all-different units, cages and givens (0 = empty), validated."""
+
+    n: int
+    units: tuple[tuple[int, ...], ...]
+    givens: tuple[int, ...]
+    cages: tuple[Cage, ...] = ()
+    name: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        _check_shape(self)
+        _check_units(self)
+        _check_cages(self)
+
+    def cell(self, index: int) -> Cell:
+        """The (row, column) of a row-major cell index."""
+        return divmod(index, self.n)
+
+    def with_givens(self, givens: Sequence[int]) -> GridPuzzle:
+        """The same puzzle with other givens."""
+        return GridPuzzle(self.n, self.units, tuple(givens), self.cages, self.name)
+
+
+def latin_units(n: int) -> tuple[tuple[int, ...], ...]:
+    """The n rows then the n columns of an n x n grid, as row-major cell indices."""
+    rows = tuple(tuple(r * n + c for c in range(n)) for r in range(n))
+    cols = tuple(tuple(r * n + c for r in range(n)) for c in range(n))
+    return rows + cols
+
+
+def unit_name(puzzle: GridPuzzle, unit: Sequence[int]) -> str:
+    """`row 3`, `column 7`, or `the unit r1c1..r3c3` for a unit given by cell indices."""
+    rows = {i // puzzle.n for i in unit}
+    cols = {i % puzzle.n for i in unit}
+    if len(rows) == 1 and len(unit) == puzzle.n:
+        return f"row {rows.pop() + 1}"
+    if len(cols) == 1 and len(unit) == puzzle.n:
+        return f"column {cols.pop() + 1}"
+    first, last = puzzle.cell(min(unit)), puzzle.cell(max(unit))
+    if len(rows) * len(cols) == len(unit):
+        return f"the box {cell_name(*first)}..{cell_name(*last)}"
+    return f"the unit {cell_name(*first)}..{cell_name(*last)}"
+
+
+def _check_shape(p: GridPuzzle) -> None:
+    """Raise PuzzleError unless n, the givens and their values fit an n x n grid."""
+    if p.n < 1:
+        raise PuzzleError(f"order must be at least 1, not {p.n}")
+    if len(p.givens) != p.n * p.n:
+        raise PuzzleError(f"an order-{p.n} grid has {p.n * p.n} cells, not {len(p.givens)}")
+    for i, v in enumerate(p.givens):
+        if not 0 <= v <= p.n:
+            raise PuzzleError(f"given {v} at {cell_name(*p.cell(i))} is outside 1..{p.n}")
+
+
+def _check_units(p: GridPuzzle) -> None:
+    """Raise PuzzleError for a unit with cells outside the grid or repeated, or a given repeated in a unit."""
+    for unit in p.units:
+        if len(set(unit)) != len(unit) or not all(0 <= i < p.n * p.n for i in unit):
+            raise PuzzleError(f"a unit has repeated cells or cells outside the grid: {unit}")
+        if len(unit) > p.n:
+            raise PuzzleError(f"a unit of {len(unit)} cells cannot hold different values 1..{p.n}")
+        seen: dict[int, int] = {}
+        for i in unit:
+            v = p.givens[i]
+            if v and v in seen:
+                first = cell_name(*p.cell(seen[v]))
+                raise PuzzleError(
+                    f"given {v} at {cell_name(*p.cell(i))} repeats in {unit_name(p, unit)} (also at {first})"
+                )
+            seen.setdefault(v, i)
+
+
+def _check_cages(p: GridPuzzle) -> None:
+    """Raise PuzzleError for a cage cell outside the grid, a cell in two cages, or a malformed cage."""
+    owner: dict[Cell, int] = {}
+    for k, cage in enumerate(p.cages, start=1):
+        if not cage.cells:
+            raise PuzzleError(f"cage {k} has no cells")
+        if cage.op not in cage_rules.OPERATORS and cage.op is not None:
+            raise PuzzleError(f"cage {k}: unknown operator {cage.op!r}")
+        if cage.op in ("-", "/") and len(cage.cells) != 2:
+            raise PuzzleError(f"cage {k} ({cells_named(cage.cells)}): '{cage.op}' needs exactly 2 cells")
+        if cage.op == "=" and len(cage.cells) != 1:
+            raise PuzzleError(f"cage {k} ({cells_named(cage.cells)}): '=' needs exactly 1 cell")
+        for r, c in cage.cells:
+            if not (0 <= r < p.n and 0 <= c < p.n):
+                raise PuzzleError(f"cage {k}: cell {cell_name(r, c)} is outside the {p.n}x{p.n} grid")
+            if (r, c) in owner:
+                raise PuzzleError(f"{cell_name(r, c)} is in cages {owner[(r, c)]} and {k}")
+            owner[(r, c)] = k
+
+
+def explain_violation(puzzle: GridPuzzle, grid: Sequence[int]) -> str | None:
+    """The first rule a row-major `grid` breaks as a sentence in 1-based words, or None if it solves `puzzle`."""
+    n = puzzle.n
+    if len(grid) != n * n:
+        return f"the grid has {len(grid)} cells, not {n * n}"
+    for i, v in enumerate(grid):
+        if not 1 <= v <= n:
+            return f"{cell_name(*puzzle.cell(i))} holds {v}, outside 1..{n}"
+        if puzzle.givens[i] and puzzle.givens[i] != v:
+            return f"{cell_name(*puzzle.cell(i))} holds {v}, but the given is {puzzle.givens[i]}"
+    for unit in puzzle.units:
+        values = [grid[i] for i in unit]
+        if len(set(values)) != len(values):
+            return f"{unit_name(puzzle, unit)} repeats a value: {values}"
+    for k, cage in enumerate(puzzle.cages, start=1):
+        values = [grid[r * n + c] for r, c in cage.cells]
+        if not cage_rules.holds(cage.op, cage.target, values):
+            return f"cage {k} ({cells_named(cage.cells)}) holds {values}, which does not make {cage.label()}"
+    return None
+
+
+def is_solution(puzzle: GridPuzzle, grid: Sequence[int]) -> bool:
+    """Whether a row-major `grid` meets every given, unit and cage of `puzzle`."""
+    return explain_violation(puzzle, grid) is None
