@@ -17,6 +17,7 @@ from tqdm import tqdm
 from . import sudoku
 from .backends import BACKENDS
 from .errors import CpModelsError
+from .formats import Entry
 from .solve import solve
 
 EXIT = {"unique": 0, "solved": 0, "multiple": 3, "none": 4, "timeout": 5, "bad input": 2}
@@ -63,7 +64,7 @@ def _exit_help() -> str:
     return "exit codes: 0 solved/unique, 2 bad input, 3 multiple solutions, 4 no solution, 5 timeout, 1 internal error"
 
 
-def _entries(args: argparse.Namespace) -> list[sudoku.Entry]:
+def _entries(args: argparse.Namespace) -> list[Entry]:
     """The puzzles named on the command line: a file's contents, or the argument itself."""
     path = Path(args.puzzle)
     if path.is_file():
@@ -80,7 +81,7 @@ def _worst(outcomes: list[str]) -> int:
     return EXIT[min(outcomes, key=SEVERITY.index)] if outcomes else EXIT["bad input"]
 
 
-def _report_error(entry: sudoku.Entry) -> str:
+def _report_error(entry: Entry) -> str:
     """Print a bad entry's message on stderr; returns the outcome word."""
     print(f"cpmodels: {entry.error}", file=sys.stderr)
     return "bad input"

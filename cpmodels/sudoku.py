@@ -11,12 +11,13 @@ Read (auto-detected, or forced with `fmt`):
 from __future__ import annotations
 
 import json
+import random
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from math import isqrt
 
 from .errors import CpModelsError, ParseError, PuzzleError
+from .formats import Entry, content_lines, entry_from
 from .grid import GridPuzzle, latin_units
 
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -78,29 +79,20 @@ def box_of(puzzle: GridPuzzle) -> tuple[int, int] | None:
 # ---- reading -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Entry:
-    """One puzzle read from text, or the error that stopped it; `line` is where it starts (1-based)."""
-
-    line: int
-    puzzle: GridPuzzle | None = None
-    error: CpModelsError | None = None
-
-
 def read_text(
     text: str, path: str = "<input>", fmt: str = "auto", box: tuple[int, int] | None = None
 ) -> list[Entry]:
     """Every puzzle in `text`, one Entry each, so one bad puzzle does not stop the rest."""
-    lines = [(k, ln) for k, ln in enumerate(text.splitlines(), start=1)]
-    content = [(k, ln) for k, ln in lines if ln.strip() and not ln.lstrip().startswith("#")]
+    lines = list(enumerate(text.splitlines(), start=1))
+    content = content_lines(text)
     if not content:
         return [Entry(1, error=ParseError("no puzzle found (the input is empty)", path=path, line=1))]
     if fmt == "auto":
         fmt = _detect([ln.strip() for _, ln in content])
     if fmt == "line":
-        return [_entry(k, path, lambda k=k, ln=ln: _parse_line(ln, k, path, box)) for k, ln in content]
+        return [entry_from(k, path, lambda k=k, ln=ln: _parse_line(ln, k, path, box)) for k, ln in content]
     if fmt == "grid":
-        return [_entry(b[0][0], path, lambda b=b: _parse_block(b, path, box)) for b in _blocks(lines)]
+        return [entry_from(b[0][0], path, lambda b=b: _parse_block(b, path, box)) for b in _blocks(lines)]
     raise CpModelsError(f"unknown Sudoku format {fmt!r}; choose one of: auto, {', '.join(FORMATS)}")
 
 
@@ -113,16 +105,6 @@ def read_puzzle(text: str, path: str = "<input>", fmt: str = "auto", box: tuple[
         raise ParseError(f"expected one puzzle, found {len(entries)}", path=path, line=entries[1].line)
     assert entries[0].puzzle is not None
     return entries[0].puzzle
-
-
-def _entry(line: int, path: str, parse) -> Entry:
-    """Run one puzzle's parser, turning a user error into an Entry that carries it, located."""
-    try:
-        return Entry(line, puzzle=parse())
-    except ParseError as e:
-        return Entry(line, error=e)
-    except CpModelsError as e:
-        return Entry(line, error=ParseError(str(e), path=path, line=line))
 
 
 def _detect(content: list[str]) -> str:
@@ -240,3 +222,30 @@ def format_json(grid: Sequence[int], box: tuple[int, int] | None = None) -> str:
     n = isqrt(len(grid))
     rows = [list(grid[r * n : (r + 1) * n]) for r in range(n)]
     return json.dumps({"n": n, "box": list(box) if box else None, "grid": rows})
+
+
+# ---- generating ----------------------------------------------------------------------------
+
+
+def pattern_grid(box: tuple[int, int]) -> tuple[int, ...]:
+    """A solved Sudoku grid of the given box shape, from the classic shifted-row pattern."""
+    br, bc = box
+    n = br * bc
+    return tuple((bc * (r % br) + r // br + c) % n + 1 for r in range(n) for c in range(n))
+
+
+def random_grid(box: tuple[int, int], rng: random.Random) -> tuple[int, ...]:
+    """A random solved grid: pattern_grid with values relabelled and bands, stacks, rows, columns shuffled."""
+    br, bc = box
+    n = br * bc
+    rows = [b * br + r for b in rng.sample(range(bc), bc) for r in rng.sample(range(br), br)]
+    cols = [s * bc + c for s in rng.sample(range(br), br) for c in rng.sample(range(bc), bc)]
+    relabel = [0, *rng.sample(range(1, n + 1), n)]
+    base = pattern_grid(box)
+    return tuple(relabel[base[r * n + c]] for r in rows for c in cols)
+
+
+def punch(grid: Sequence[int], holes: int, rng: random.Random) -> tuple[int, ...]:
+    """`grid` with `holes` cells, chosen uniformly at random, emptied (set to 0)."""
+    emptied = set(rng.sample(range(len(grid)), min(holes, len(grid))))
+    return tuple(0 if i in emptied else v for i, v in enumerate(grid))
