@@ -35,9 +35,19 @@ class ParseError(CpModelsError, ValueError):
                 where += f":{self.column}"
         out = f"{where}: {self.message}"
         if self.text is not None and self.column is not None:
-            shown = self.text.rstrip("\n")
-            out += f"\n    {shown}\n    {' ' * (self.column - 1)}^"
+            shown, caret = _window(self.text.rstrip("\n"), self.column - 1)
+            out += f"\n    {shown}\n    {' ' * caret}^"
         return out
+
+
+def _window(text: str, index: int, width: int = 72) -> tuple[str, int]:
+    """At most `width` characters of `text` around `index`, and where `index` falls in them."""
+    if len(text) <= width:
+        return text, index
+    start = max(0, min(index - width // 2, len(text) - width))
+    left = "..." if start else ""
+    right = "..." if start + width < len(text) else ""
+    return left + text[start : start + width] + right, index - start + len(left)
 
 
 class UnknownBackendError(CpModelsError, KeyError):

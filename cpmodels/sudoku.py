@@ -108,11 +108,16 @@ def read_puzzle(text: str, path: str = "<input>", fmt: str = "auto", box: tuple[
 
 
 def _detect(content: list[str]) -> str:
-    """`line` if every content line is one unbroken token, unless they form one square block of rows."""
-    if not all(len(ln.split()) == 1 and not set(ln) & set(DECORATION) for ln in content):
+    """`line` for lines of one token each (unless they form one square block of rows), or for lines of
+    k*k integers each (k*k more than the lines, as no grid has more columns than rows); `grid` otherwise."""
+    if any(set(ln) & set(DECORATION) for ln in content):
         return "grid"
-    square_block = len({len(ln) for ln in content}) == 1 and len(content[0]) == len(content) and ":" not in content[0]
-    return "grid" if square_block else "line"
+    counts = {len(ln.split(":")[0].split()) for ln in content}
+    if counts == {1}:
+        widths = {len(ln) for ln in content}
+        return "grid" if widths == {len(content)} and ":" not in content[0] else "line"
+    k = counts.pop() if len(counts) == 1 else 0
+    return "line" if k >= 16 and isqrt(k) ** 2 == k and k > len(content) else "grid"
 
 
 def _symbol_value(ch: str, n: int) -> int | None:
@@ -129,6 +134,8 @@ def _parse_line(line: str, k: int, path: str, box: tuple[int, int] | None) -> Gr
     if m:
         start, grid = m.start(4), m[4]
         box = box or (int(m[2]), int(m[3]))
+    elif len(line.split()) > 1:
+        return _parse_integer_line(line, k, path, box)
     else:
         start = len(line) - len(line.lstrip())
         grid = line.strip().split(":")[0]
@@ -152,6 +159,24 @@ def _parse_line(line: str, k: int, path: str, box: tuple[int, int] | None) -> Gr
     return sudoku_puzzle(values, box, name=f"{path}:{k}")
 
 
+def _parse_integer_line(line: str, k: int, path: str, box: tuple[int, int] | None) -> GridPuzzle:
+    """A puzzle from one line of n*n space-separated integers (`0` or `.` empty), for any order."""
+    tokens = list(re.finditer(r"\S+", line.split(":")[0]))
+    n = isqrt(len(tokens))
+    if n * n != len(tokens):
+        raise ParseError(f"{len(tokens)} cells do not make a square grid", path=path, line=k, column=tokens[-1].end(), text=line)
+    values = [_integer_value(m[0], n, path, k, m.start() + 1, line) for m in tokens]
+    return sudoku_puzzle(values, box, name=f"{path}:{k}")
+
+
+def _integer_value(token: str, n: int, path: str, k: int, column: int, line: str) -> int:
+    """The value of an integer token (`.` is 0) in an order-n grid; ParseError at `column` otherwise."""
+    v = 0 if token == "." else int(token) if token.isdigit() else -1
+    if not 0 <= v <= n:
+        raise ParseError(f"{token!r} is not a value of an order-{n} grid", path=path, line=k, column=column, text=line)
+    return v
+
+
 def _blocks(lines: list[tuple[int, str]]) -> Iterator[list[tuple[int, str]]]:
     """Runs of non-blank lines, without comment lines and pure decoration lines such as `------+-----`."""
     block: list[tuple[int, str]] = []
@@ -173,8 +198,8 @@ def _row_values(k: int, line: str, path: str, n: int) -> list[int]:
     cells = tokens if as_integers else [(col + j, ch) for col, t in tokens for j, ch in enumerate(t)]
     values = []
     for col, t in cells:
-        v = (int(t) if t.isdigit() else 0 if t == "." else None) if as_integers else _symbol_value(t, n)
-        if v is None or v > n:
+        v = _integer_value(t, n, path, k, col + 1, line) if as_integers else _symbol_value(t, n)
+        if v is None:
             raise ParseError(f"{t!r} is not a value of an order-{n} grid", path=path, line=k, column=col + 1, text=line)
         values.append(v)
     if len(values) != n:
