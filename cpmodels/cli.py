@@ -47,7 +47,7 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("puzzle", metavar="PUZZLE_OR_FILE", help="a puzzle written inline, or a file of puzzles")
         p.add_argument("--backend", default="cpsat", choices=sorted(BACKENDS), help="search engine (default: cpsat)")
         p.add_argument("--time-limit", type=float, default=None, metavar="S", help="seconds per puzzle")
-        p.add_argument("--box", type=sudoku.parse_box, default=None, metavar="RxC",
+        p.add_argument("--box", type=_box_argument, default=None, metavar="RxC",
                        help="Sudoku boxes of R rows and C columns (default: the most square shape, 6 -> 2x3)")
         p.add_argument("--from", dest="input_format", default="auto", choices=("auto", *sudoku.FORMATS),
                        help="input format (default: detected)")
@@ -57,6 +57,14 @@ def _parser() -> argparse.ArgumentParser:
         if name == "count":
             p.add_argument("--limit", type=int, default=1000, metavar="N", help="stop counting at N (default 1000)")
     return parser
+
+
+def _box_argument(text: str) -> tuple[int, int]:
+    """--box RxC as (rows, columns), with argparse's usage error on bad text."""
+    try:
+        return sudoku.parse_box(text)
+    except CpModelsError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def _exit_help() -> str:

@@ -1,0 +1,121 @@
+"""The `cpmodels` command: outputs, exit codes, and one line per bad input, never a traceback."""
+
+import subprocess
+import sys
+
+import pytest
+
+from cpmodels import BACKENDS, is_solution
+from cpmodels.backends.base import SolveResult
+from cpmodels.cli import main
+from cpmodels.sudoku import read_puzzle
+
+from .conftest import FIXTURES
+
+EXAMPLES = FIXTURES.parent.parent / "examples"
+INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+
+
+def run(capsys, *argv):
+    """Run the command in-process; returns (exit code, stdout, stderr)."""
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_solve_example_unique(capsys):
+    code, out, err = run(capsys, "solve", str(EXAMPLES / "sudoku9.txt"), "--format", "line")
+    assert code == 0 and ": unique (" in out
+    grid = [int(ch) for ch in out.splitlines()[1]]
+    assert is_solution(read_puzzle(INKALA), grid)
+
+
+def test_solve_prints_boxed_grid(capsys):
+    code, out, _ = run(capsys, "solve", "." * 36, "--box", "3x2")
+    rows = out.splitlines()[1:]
+    assert code == 3 and rows[0].count("|") == 2 and rows[3] == "----+-----+----"
+
+
+def test_solve_json(capsys):
+    code, out, _ = run(capsys, "solve", INKALA, "--format", "json")
+    assert code == 0 and '"box": [3, 3]' in out.splitlines()[1]
+
+
+def test_count_prints_the_count(capsys):
+    code, out, _ = run(capsys, "count", "." * 16, "--limit", "1000")
+    assert code == 3 and out.strip() == "288"
+
+
+def test_count_at_limit_says_at_least(capsys):
+    _, out, _ = run(capsys, "count", "." * 16, "--limit", "10")
+    assert out.strip() == ">=10"
+
+
+def test_no_solution_exit_code(capsys):
+    code, out, _ = run(capsys, "solve", "123." + "...." + "...4" + "....")
+    assert code == 4 and ": none (" in out
+
+
+def test_bad_input_one_line_no_traceback(capsys):
+    code, out, err = run(capsys, "solve", "12.4x" + "." * 11)
+    assert code == 2 and err.startswith("cpmodels: <argument>:1:5: 'x' is not a value")
+    assert "Traceback" not in err
+
+
+def test_missing_file(capsys):
+    code, _, err = run(capsys, "check", "no/such/file.txt")
+    assert code == 2 and "no/such/file.txt: no such file" in err
+
+
+def test_bad_box_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["solve", "." * 36, "--box", "2by3"])
+    assert exit_.value.code == 2 and "not of the form RxC" in capsys.readouterr().err
+
+
+def test_check_batch_reports_bad_line_and_goes_on(capsys, tmp_path):
+    lines = (FIXTURES / "sudoku" / "tdoku_sample.txt").read_text().splitlines()
+    path = tmp_path / "batch.txt"
+    path.write_text("\n".join(lines[:5] + ["1" * 80] + lines[5:]) + "\n")
+    code, out, err = run(capsys, "check", str(path))
+    assert code == 2 and f"{path}:6:80: 80 symbols" in err
+    table = dict(
+        line.rsplit(None, 1)
+        for line in out.splitlines()
+        if line.split()[0] in ("unique", "none", "multiple", "bad", "total")
+    )
+    assert {k.strip(): int(v) for k, v in table.items()} == {
+        "unique": 5,
+        "multiple": 15,
+        "none": 4,
+        "bad input": 1,
+        "total": 25,
+    }
+    assert "two solutions:" in out
+
+
+def test_timeout_exit_code(capsys):
+    """A backend that reports a timeout must make the command exit 5."""
+
+    class Stalled:
+        name, supports_cages, max_order = "stalled", True, 64
+
+        def can_solve(self, puzzle):
+            return None
+
+        def solve(self, puzzle, *, limit=1, time_limit=None):
+            return SolveResult("timeout", [], 0, False, time_limit or 0.0)
+
+    BACKENDS["stalled"] = Stalled()
+    try:
+        code, out, _ = run(capsys, "solve", INKALA, "--backend", "stalled", "--time-limit", "0.1")
+    finally:
+        del BACKENDS["stalled"]
+    assert code == 5 and ": timeout (" in out
+
+
+def test_python_dash_m_runs_the_command():
+    done = subprocess.run(
+        [sys.executable, "-m", "cpmodels", "count", "." * 16, "--limit", "300"], capture_output=True, text=True
+    )
+    assert done.returncode == 3 and done.stdout.strip() == "288"
