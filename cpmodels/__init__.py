@@ -3,7 +3,11 @@
 Modules:
   grid       GridPuzzle, Cage, and the solver-free checker (is_solution, explain_violation)
   cages      cage semantics: which value tuples a + - * / = or hidden-operator cage allows
-  sudoku     Sudoku of any box shape: units, readers and writers of its text formats
+  sudoku     Sudoku of any box shape: units, readers and writers of its text formats, generators
+  mathdoku   Mathdoku/KenKen: cage files in six formats, hidden operators, bordered drawings, planting
+  tatham     Keen and Solo game IDs from Simon Tatham's Portable Puzzle Collection
+  latin      Latin squares: random squares for planted puzzles
+  formats    reading and writing puzzles whatever their family (the dispatch the command uses)
   solve      solve, count_solutions, is_unique through the backend registry
   backends   the registry (BACKENDS) and one module per backend: cpsat
   errors     the exception tree (CpModelsError and its kinds)
@@ -14,6 +18,7 @@ from .backends import BACKENDS, SolveResult
 from .errors import CpModelsError, ParseError, PuzzleError, SearchTimeoutError
 from .grid import Cage, GridPuzzle, explain_violation, is_solution
 from .solve import count_solutions, is_unique, solve
+from .mathdoku import mathdoku_puzzle
 from .sudoku import sudoku_puzzle
 
 __version__ = "0.1.0"
@@ -31,6 +36,7 @@ __all__ = [
     "explain_violation",
     "is_solution",
     "is_unique",
+    "mathdoku_puzzle",
     "solve",
     "sudoku_puzzle",
 ]

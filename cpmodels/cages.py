@@ -42,11 +42,18 @@ def allowed_tuples(
     cells: Sequence[tuple[int, int]], op: str | None, target: int, n: int
 ) -> list[tuple[int, ...]]:
     """Every tuple of values 1..n for `cells` that meets the cage and repeats no value in a row or column."""
-    return list(_tuples(tuple(cells), op, target, n))
+    return list(iter_allowed_tuples(cells, op, target, n))
 
 
-def _tuples(cells: tuple[tuple[int, int], ...], op: str | None, target: int, n: int) -> Iterator[tuple[int, ...]]:
-    """Depth-first generation of allowed_tuples, pruning partial sums and products that cannot reach the target."""
+def has_allowed_tuple(cells: Sequence[tuple[int, int]], op: str | None, target: int, n: int) -> bool:
+    """Whether the cage allows at least one tuple (a search that stops at the first)."""
+    return next(iter_allowed_tuples(cells, op, target, n), None) is not None
+
+
+def iter_allowed_tuples(
+    cells: Sequence[tuple[int, int]], op: str | None, target: int, n: int
+) -> Iterator[tuple[int, ...]]:
+    """The tuples of allowed_tuples, lazily, depth-first, pruning partial sums and products off target."""
     clash = conflicts(cells)
     k = len(cells)
     partial: list[int] = []

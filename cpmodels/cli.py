@@ -1,4 +1,4 @@
-"""The `cpmodels` command: solve, count and check puzzles given inline or in files.
+"""The `cpmodels` command: solve, count, check and convert puzzles given inline or in files.
 
 Exit codes: 0 solved (and unique, when uniqueness was asked), 1 internal error, 2 bad input or usage,
 3 more than one solution, 4 no solution, 5 time limit reached. For a file of many puzzles the
@@ -14,14 +14,22 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from . import sudoku
+from . import formats, mathdoku, sudoku
 from .backends import BACKENDS
 from .errors import CpModelsError
 from .formats import Entry
+from .grid import GridPuzzle, cells_named
 from .solve import solve
 
 EXIT = {"unique": 0, "solved": 0, "multiple": 3, "none": 4, "timeout": 5, "bad input": 2}
 SEVERITY = ["bad input", "timeout", "none", "multiple", "unique", "solved"]
+EXIT_HELP = "exit codes: 0 solved/unique, 2 bad input, 3 multiple solutions, 4 no solution, 5 timeout, 1 internal error"
+COMMANDS = {
+    "solve": "solve puzzles and say whether each is unique (a second solution is printed when there is one)",
+    "count": "count the solutions of puzzles up to a limit",
+    "check": "prove every puzzle unique, with a summary table; a second solution is the witness when not",
+    "convert": "write puzzles in another format",
+}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -34,29 +42,56 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT["bad input"]
 
 
+def main_exit() -> None:
+    """Console-script entry point: run main() and exit with its code."""
+    sys.exit(main())
+
+
 def _parser() -> argparse.ArgumentParser:
-    """The argument parser with its three subcommands."""
-    parser = argparse.ArgumentParser(prog="cpmodels", description=__doc__.split("\n")[0], epilog=_exit_help(),
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    """The argument parser with its subcommands."""
+    parser = argparse.ArgumentParser(
+        prog="cpmodels", description=__doc__.split("\n")[0], epilog=EXIT_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sub = parser.add_subparsers(required=True, metavar="COMMAND")
-    for name, run, help_ in (("solve", _run_solve, "solve puzzles and say whether each is unique"),
-                             ("count", _run_count, "count the solutions of puzzles up to a limit"),
-                             ("check", _run_check, "prove every puzzle in a file unique, with a summary")):
-        p = sub.add_parser(name, help=help_, description=help_)
-        p.set_defaults(run=run)
-        p.add_argument("puzzle", metavar="PUZZLE_OR_FILE", help="a puzzle written inline, or a file of puzzles")
-        p.add_argument("--backend", default="cpsat", choices=sorted(BACKENDS), help="search engine (default: cpsat)")
-        p.add_argument("--time-limit", type=float, default=None, metavar="S", help="seconds per puzzle")
-        p.add_argument("--box", type=_box_argument, default=None, metavar="RxC",
-                       help="Sudoku boxes of R rows and C columns (default: the most square shape, 6 -> 2x3)")
-        p.add_argument("--from", dest="input_format", default="auto", choices=("auto", *sudoku.FORMATS),
-                       help="input format (default: detected)")
-        if name == "solve":
-            p.add_argument("--format", default="grid", choices=("line", "grid", "json"), help="output format")
-            p.add_argument("--first", action="store_true", help="stop at the first solution (no uniqueness proof)")
-        if name == "count":
-            p.add_argument("--limit", type=int, default=1000, metavar="N", help="stop counting at N (default 1000)")
+    for name, help_ in COMMANDS.items():
+        p = sub.add_parser(name, help=help_, description=help_, epilog=EXIT_HELP)
+        p.set_defaults(run=globals()[f"_run_{name}"], command=name)
+        _add_input_arguments(p, name)
+        if name != "convert":
+            _add_search_arguments(p)
     return parser
+
+
+def _add_input_arguments(p: argparse.ArgumentParser, command: str) -> None:
+    """The puzzle argument and the options that say how to read it (and, for solve/convert, write it)."""
+    p.add_argument("puzzle", metavar="PUZZLE_OR_FILE", help="a puzzle written inline, or a file of puzzles")
+    names = formats.input_formats()
+    p.add_argument("--from", dest="input_format", default="auto", choices=("auto", *names), metavar="FORMAT",
+                   help=f"input format, one of: {', '.join(names)} (default: detected)")
+    if command == "solve":
+        p.add_argument("--format", default="grid", choices=(*formats.SOLUTION_FORMATS, *names), metavar="FORMAT",
+                       help="output: grid (default), line or json; an input format's name forces the input format")
+    else:
+        p.add_argument("--format", dest="input_format", choices=("auto", *names), metavar="FORMAT",
+                       help="the same as --from")
+    if command == "convert":
+        p.add_argument("--to", required=True, choices=(*names, *formats.SOLUTION_FORMATS), metavar="FORMAT",
+                       help=f"output format, one of: {', '.join(names)}")
+    p.add_argument("--box", type=_box_argument, default=None, metavar="RxC",
+                   help="Sudoku boxes of R rows and C columns (default: the most square shape, 6 -> 2x3)")
+    p.add_argument("--hide-operators", action="store_true",
+                   help="Mathdoku: print only cage targets (no-op puzzles); check names the ambiguous cages")
+
+
+def _add_search_arguments(p: argparse.ArgumentParser) -> None:
+    """Options of the commands that search."""
+    p.add_argument("--backend", default="cpsat", choices=sorted(BACKENDS), help="search engine (default: cpsat)")
+    p.add_argument("--time-limit", type=float, default=None, metavar="S", help="seconds per puzzle (default: none)")
+    if p.get_default("command") == "solve":
+        p.add_argument("--first", action="store_true", help="stop at the first solution (no uniqueness proof)")
+    if p.get_default("command") == "count":
+        p.add_argument("--limit", type=int, default=1000, metavar="N", help="stop counting at N (default 1000)")
 
 
 def _box_argument(text: str) -> tuple[int, int]:
@@ -67,21 +102,33 @@ def _box_argument(text: str) -> tuple[int, int]:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
-def _exit_help() -> str:
-    """The exit codes, for --help."""
-    return "exit codes: 0 solved/unique, 2 bad input, 3 multiple solutions, 4 no solution, 5 timeout, 1 internal error"
-
-
 def _entries(args: argparse.Namespace) -> list[Entry]:
-    """The puzzles named on the command line: a file's contents, or the argument itself."""
+    """The puzzles named on the command line (a file's contents, or the argument itself), as asked to read them."""
     path = Path(args.puzzle)
     if path.is_file():
         text, source = path.read_text(encoding="utf-8", errors="replace"), str(path)
-    elif "\n" not in args.puzzle and ("/" in args.puzzle or path.suffix):
+    elif "\n" not in args.puzzle and ("/" in args.puzzle or path.suffix) and ":" not in args.puzzle:
         raise CpModelsError(f"{args.puzzle}: no such file")
     else:
         text, source = args.puzzle, "<argument>"
-    return sudoku.read_text(text, source, args.input_format, args.box)
+    fmt = args.input_format
+    if getattr(args, "format", None) not in (None, *formats.SOLUTION_FORMATS):
+        fmt = args.format
+    entries = formats.read_text(text, source, fmt or "auto", args.box)
+    return [_prepared(entry, args.hide_operators) for entry in entries]
+
+
+def _prepared(entry: Entry, hide_operators: bool) -> Entry:
+    """The entry with operators hidden if asked, warning on stderr about cages that are not connected."""
+    if entry.puzzle is None or not entry.puzzle.cages:
+        return entry
+    for k in mathdoku.disconnected_cages(entry.puzzle):
+        cage = entry.puzzle.cages[k - 1]
+        print(f"cpmodels: warning: {entry.puzzle.name}: cage {k} ({cells_named(cage.cells)}) is not connected",
+              file=sys.stderr)
+    if hide_operators:
+        return Entry(entry.line, puzzle=mathdoku.hide_operators(entry.puzzle))
+    return entry
 
 
 def _worst(outcomes: list[str]) -> int:
@@ -93,6 +140,11 @@ def _report_error(entry: Entry) -> str:
     """Print a bad entry's message on stderr; returns the outcome word."""
     print(f"cpmodels: {entry.error}", file=sys.stderr)
     return "bad input"
+
+
+def _output_format(args: argparse.Namespace) -> str:
+    """The solution format of `solve`: --format when it names one, else grid."""
+    return args.format if args.format in formats.SOLUTION_FORMATS else "grid"
 
 
 def _run_solve(args: argparse.Namespace) -> int:
@@ -109,48 +161,33 @@ def _run_solve(args: argparse.Namespace) -> int:
         for k, grid in enumerate(result.solutions):
             if k == 1:
                 print("# a second solution:")
-            print(_format(grid, puzzle, args.format))
+            print(formats.write_solution(puzzle, grid, _output_format(args)))
     return _worst(outcomes)
 
 
-def _format(grid, puzzle, fmt: str) -> str:
-    """A solution grid in the output format asked for."""
-    box = sudoku.box_of(puzzle)
-    if fmt == "line":
-        return sudoku.format_line(grid)
-    if fmt == "json":
-        return sudoku.format_json(grid, box)
-    return sudoku.format_grid(grid, box)
-
-
 def _run_count(args: argparse.Namespace) -> int:
-    """`cpmodels count`: print each puzzle's number of solutions up to --limit."""
+    """`cpmodels count`: print each puzzle's number of solutions up to --limit (`>=N` when it stopped there)."""
     if args.limit < 1:
         raise CpModelsError(f"--limit must be at least 1, not {args.limit}")
+    entries = _entries(args)
     outcomes = []
-    for entry in _entries(args):
+    for entry in entries:
         if entry.error:
             outcomes.append(_report_error(entry))
             continue
         result = solve(entry.puzzle, backend=args.backend, limit=args.limit, time_limit=args.time_limit)
-        exact = result.complete
-        shown = str(result.count) if exact else f">={result.count}"
-        if result.status == "timeout" or (not exact and result.count < args.limit):
+        shown = str(result.count) if result.complete else f">={result.count}"
+        if not result.complete and result.count < args.limit:
             shown += " (time limit reached)"
             outcomes.append("timeout")
         else:
-            outcomes.append("none" if result.count == 0 else "unique" if result.count == 1 else "multiple")
-        print(shown if len(outcomes) == 1 and not _many(args) else f"{entry.puzzle.name}: {shown}")
+            outcomes.append({0: "none", 1: "unique"}.get(result.count, "multiple"))
+        print(shown if len(entries) == 1 else f"{entry.puzzle.name}: {shown}")
     return _worst(outcomes)
 
 
-def _many(args: argparse.Namespace) -> bool:
-    """Whether the input is a file (so each output line names its puzzle)."""
-    return Path(args.puzzle).is_file()
-
-
 def _run_check(args: argparse.Namespace) -> int:
-    """`cpmodels check`: prove each puzzle unique; list the others and print a summary table."""
+    """`cpmodels check`: prove each puzzle unique; show the others with a witness, then a summary table."""
     entries = _entries(args)
     outcomes = []
     for entry in tqdm(entries, desc="checking", unit="puzzle", delay=1.0, disable=None, file=sys.stderr):
@@ -159,13 +196,31 @@ def _run_check(args: argparse.Namespace) -> int:
             continue
         result = solve(entry.puzzle, backend=args.backend, limit=2, time_limit=args.time_limit)
         outcomes.append(result.status)
-        if result.status != "unique":
-            tqdm.write(f"{entry.puzzle.name}: {result.status}")
-            if result.status == "multiple":
-                tqdm.write(f"  two solutions: {sudoku.format_line(result.solutions[0])}")
-                tqdm.write(f"                 {sudoku.format_line(result.solutions[1])}")
+        if result.status != "unique" or len(entries) == 1:
+            _show_verdict(entry.puzzle, result, single=len(entries) == 1)
+        if args.hide_operators:
+            _show_ambiguous(entry.puzzle)
     _print_summary(outcomes)
     return _worst(outcomes)
+
+
+def _show_verdict(puzzle: GridPuzzle, result, single: bool) -> None:
+    """One puzzle's verdict; for several solutions, two of them (full grids for a single puzzle)."""
+    tqdm.write(f"{puzzle.name}: {result.status} ({result.wall_s * 1000:.1f} ms)")
+    if single:
+        for k, grid in enumerate(result.solutions):
+            tqdm.write("a second solution, the witness:" if k else "solution:")
+            tqdm.write(formats.write_solution(puzzle, grid, "grid"))
+    elif result.status == "multiple":
+        tqdm.write(f"  two solutions: {sudoku.format_line(result.solutions[0])}")
+        tqdm.write(f"                 {sudoku.format_line(result.solutions[1])}")
+
+
+def _show_ambiguous(puzzle: GridPuzzle) -> None:
+    """The cages whose target fits more than one operator once operators are hidden."""
+    for k, ops in mathdoku.ambiguous_cages(puzzle):
+        cage = puzzle.cages[k - 1]
+        tqdm.write(f"  cage {k} ({cells_named(cage.cells)}) target {cage.target}: operator could be {' or '.join(ops)}")
 
 
 def _print_summary(outcomes: list[str]) -> None:
@@ -177,6 +232,17 @@ def _print_summary(outcomes: list[str]) -> None:
     print(f"{'total':<10} {len(outcomes):>8}")
 
 
-def main_exit() -> None:
-    """Console-script entry point: run main() and exit with its code."""
-    sys.exit(main())
+def _run_convert(args: argparse.Namespace) -> int:
+    """`cpmodels convert`: write every puzzle in the format --to names."""
+    outcomes = []
+    for entry in _entries(args):
+        if entry.error:
+            outcomes.append(_report_error(entry))
+            continue
+        try:
+            print(formats.write_puzzle(entry.puzzle, args.to))
+            outcomes.append("solved")
+        except CpModelsError as e:
+            print(f"cpmodels: {entry.puzzle.name}: {e}", file=sys.stderr)
+            outcomes.append("bad input")
+    return _worst(outcomes)
