@@ -17,8 +17,8 @@ Modules:
 from .backends import BACKENDS, SolveResult
 from .errors import CpModelsError, ParseError, PuzzleError, SearchTimeoutError
 from .grid import Cage, GridPuzzle, explain_violation, is_solution
-from .solve import count_solutions, is_unique, solve
 from .mathdoku import mathdoku_puzzle
+from .solve import count_solutions, is_unique, solve
 from .sudoku import sudoku_puzzle
 
 __version__ = "0.1.0"

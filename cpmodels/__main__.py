@@ -1,7 +1,5 @@
 """`python -m cpmodels`: the same as the `cpmodels` command."""
 
-import sys
+from .cli import main_exit
 
-from .cli import main
-
-sys.exit(main())
+main_exit()

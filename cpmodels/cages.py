@@ -33,14 +33,11 @@ def holds(op: str | None, target: int, values: Sequence[int]) -> bool:
 def conflicts(cells: Sequence[tuple[int, int]]) -> list[list[int]]:
     """For each position i in `cells`, the earlier positions j < i sharing its row or column."""
     return [
-        [j for j in range(i) if cells[j][0] == cells[i][0] or cells[j][1] == cells[i][1]]
-        for i in range(len(cells))
+        [j for j in range(i) if cells[j][0] == cells[i][0] or cells[j][1] == cells[i][1]] for i in range(len(cells))
     ]
 
 
-def allowed_tuples(
-    cells: Sequence[tuple[int, int]], op: str | None, target: int, n: int
-) -> list[tuple[int, ...]]:
+def allowed_tuples(cells: Sequence[tuple[int, int]], op: str | None, target: int, n: int) -> list[tuple[int, ...]]:
     """Every tuple of values 1..n for `cells` that meets the cage and repeats no value in a row or column."""
     return list(iter_allowed_tuples(cells, op, target, n))
 

@@ -8,6 +8,8 @@ code is that of the worst outcome, in the order 2, 5, 4, 3, 0.
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -43,14 +45,22 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def main_exit() -> None:
-    """Console-script entry point: run main() and exit with its code."""
-    sys.exit(main())
+    """Console-script entry point: run main() and exit with its code (quietly when the reader of stdout leaves)."""
+    try:
+        code = main()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = 1
+    sys.exit(code)
 
 
 def _parser() -> argparse.ArgumentParser:
     """The argument parser with its subcommands."""
     parser = argparse.ArgumentParser(
-        prog="cpmodels", description=__doc__.split("\n")[0], epilog=EXIT_HELP,
+        prog="cpmodels",
+        description=__doc__.split("\n")[0],
+        epilog=EXIT_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(required=True, metavar="COMMAND")
@@ -67,21 +77,46 @@ def _add_input_arguments(p: argparse.ArgumentParser, command: str) -> None:
     """The puzzle argument and the options that say how to read it (and, for solve/convert, write it)."""
     p.add_argument("puzzle", metavar="PUZZLE_OR_FILE", help="a puzzle written inline, or a file of puzzles")
     names = formats.input_formats()
-    p.add_argument("--from", dest="input_format", default="auto", choices=("auto", *names), metavar="FORMAT",
-                   help=f"input format, one of: {', '.join(names)} (default: detected)")
+    p.add_argument(
+        "--from",
+        dest="input_format",
+        default="auto",
+        choices=("auto", *names),
+        metavar="FORMAT",
+        help=f"input format, one of: {', '.join(names)} (default: detected)",
+    )
     if command == "solve":
-        p.add_argument("--format", default="grid", choices=(*formats.SOLUTION_FORMATS, *names), metavar="FORMAT",
-                       help="output: grid (default), line or json; an input format's name forces the input format")
+        p.add_argument(
+            "--format",
+            default="grid",
+            choices=(*formats.SOLUTION_FORMATS, *names),
+            metavar="FORMAT",
+            help="output: grid (default), line or json; an input format's name forces the input format",
+        )
     else:
-        p.add_argument("--format", dest="input_format", choices=("auto", *names), metavar="FORMAT",
-                       help="the same as --from")
+        p.add_argument(
+            "--format", dest="input_format", choices=("auto", *names), metavar="FORMAT", help="the same as --from"
+        )
     if command == "convert":
-        p.add_argument("--to", required=True, choices=(*names, *formats.SOLUTION_FORMATS), metavar="FORMAT",
-                       help=f"output format, one of: {', '.join(names)}")
-    p.add_argument("--box", type=_box_argument, default=None, metavar="RxC",
-                   help="Sudoku boxes of R rows and C columns (default: the most square shape, 6 -> 2x3)")
-    p.add_argument("--hide-operators", action="store_true",
-                   help="Mathdoku: print only cage targets (no-op puzzles); check names the ambiguous cages")
+        p.add_argument(
+            "--to",
+            required=True,
+            choices=(*names, *formats.SOLUTION_FORMATS),
+            metavar="FORMAT",
+            help=f"output format, one of: {', '.join(names)}",
+        )
+    p.add_argument(
+        "--box",
+        type=_box_argument,
+        default=None,
+        metavar="RxC",
+        help="Sudoku boxes of R rows and C columns (default: the most square shape, 6 -> 2x3)",
+    )
+    p.add_argument(
+        "--hide-operators",
+        action="store_true",
+        help="Mathdoku: print only cage targets (no-op puzzles); check names the ambiguous cages",
+    )
 
 
 def _add_search_arguments(p: argparse.ArgumentParser) -> None:
@@ -105,17 +140,20 @@ def _box_argument(text: str) -> tuple[int, int]:
 def _entries(args: argparse.Namespace) -> list[Entry]:
     """The puzzles named on the command line (a file's contents, or the argument itself), as asked to read them."""
     path = Path(args.puzzle)
-    if path.is_file():
-        text, source = path.read_text(encoding="utf-8", errors="replace"), str(path)
-    elif "\n" not in args.puzzle and ("/" in args.puzzle or path.suffix) and ":" not in args.puzzle:
-        raise CpModelsError(f"{args.puzzle}: no such file")
-    else:
-        text, source = args.puzzle, "<argument>"
+    is_file = path.is_file()
+    text = path.read_text(encoding="utf-8", errors="replace") if is_file else args.puzzle
     fmt = args.input_format
     if getattr(args, "format", None) not in (None, *formats.SOLUTION_FORMATS):
         fmt = args.format
-    entries = formats.read_text(text, source, fmt or "auto", args.box)
+    entries = formats.read_text(text, str(path) if is_file else "<argument>", fmt or "auto", args.box)
+    if not is_file and all(e.error for e in entries) and _looks_like_path(args.puzzle):
+        raise CpModelsError(f"{args.puzzle}: no such file, and not a puzzle either")
     return [_prepared(entry, args.hide_operators) for entry in entries]
+
+
+def _looks_like_path(text: str) -> bool:
+    """Whether an argument that is neither a file nor a puzzle was probably meant as a file name."""
+    return "\n" not in text and bool(re.search(r"[/\\]|\.[A-Za-z][A-Za-z0-9]{0,5}$", text))
 
 
 def _prepared(entry: Entry, hide_operators: bool) -> Entry:
@@ -124,8 +162,10 @@ def _prepared(entry: Entry, hide_operators: bool) -> Entry:
         return entry
     for k in mathdoku.disconnected_cages(entry.puzzle):
         cage = entry.puzzle.cages[k - 1]
-        print(f"cpmodels: warning: {entry.puzzle.name}: cage {k} ({cells_named(cage.cells)}) is not connected",
-              file=sys.stderr)
+        print(
+            f"cpmodels: warning: {entry.puzzle.name}: cage {k} ({cells_named(cage.cells)}) is not connected",
+            file=sys.stderr,
+        )
     if hide_operators:
         return Entry(entry.line, puzzle=mathdoku.hide_operators(entry.puzzle))
     return entry

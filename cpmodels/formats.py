@@ -30,7 +30,9 @@ def entry_from(line: int, path: str, parse: Callable[[], GridPuzzle]) -> Entry:
 
 def content_lines(text: str) -> list[tuple[int, str]]:
     """The (1-based line number, line) pairs of `text` that are neither blank nor `#` comments."""
-    return [(k, ln) for k, ln in enumerate(text.splitlines(), start=1) if ln.strip() and not ln.lstrip().startswith("#")]
+    return [
+        (k, ln) for k, ln in enumerate(text.splitlines(), start=1) if ln.strip() and not ln.lstrip().startswith("#")
+    ]
 
 
 SOLUTION_FORMATS = ("grid", "line", "json")

@@ -79,9 +79,7 @@ def box_of(puzzle: GridPuzzle) -> tuple[int, int] | None:
 # ---- reading -------------------------------------------------------------------------------
 
 
-def read_text(
-    text: str, path: str = "<input>", fmt: str = "auto", box: tuple[int, int] | None = None
-) -> list[Entry]:
+def read_text(text: str, path: str = "<input>", fmt: str = "auto", box: tuple[int, int] | None = None) -> list[Entry]:
     """Every puzzle in `text`, one Entry each, so one bad puzzle does not stop the rest."""
     lines = list(enumerate(text.splitlines(), start=1))
     content = content_lines(text)
@@ -143,7 +141,10 @@ def _parse_line(line: str, k: int, path: str, box: tuple[int, int] | None) -> Gr
     if n * n != len(grid) or n == 0:
         raise ParseError(
             f"{len(grid)} symbols do not make a square grid (need n*n, such as 81 for 9x9)",
-            path=path, line=k, column=start + len(grid), text=line,
+            path=path,
+            line=k,
+            column=start + len(grid),
+            text=line,
         )
     if n > len(SYMBOLS):
         raise ParseError(f"order {n} is too large for one-symbol cells; write rows of integers", path=path, line=k)
@@ -153,7 +154,10 @@ def _parse_line(line: str, k: int, path: str, box: tuple[int, int] | None) -> Gr
         if v is None:
             raise ParseError(
                 f"{ch!r} is not a value of an order-{n} grid (use 1-{SYMBOLS[n - 1]}, '.' or '0' for empty)",
-                path=path, line=k, column=start + j + 1, text=line,
+                path=path,
+                line=k,
+                column=start + j + 1,
+                text=line,
             )
         values.append(v)
     return sudoku_puzzle(values, box, name=f"{path}:{k}")
@@ -164,7 +168,9 @@ def _parse_integer_line(line: str, k: int, path: str, box: tuple[int, int] | Non
     tokens = list(re.finditer(r"\S+", line.split(":")[0]))
     n = isqrt(len(tokens))
     if n * n != len(tokens):
-        raise ParseError(f"{len(tokens)} cells do not make a square grid", path=path, line=k, column=tokens[-1].end(), text=line)
+        raise ParseError(
+            f"{len(tokens)} cells do not make a square grid", path=path, line=k, column=tokens[-1].end(), text=line
+        )
     values = [_integer_value(m[0], n, path, k, m.start() + 1, line) for m in tokens]
     return sudoku_puzzle(values, box, name=f"{path}:{k}")
 
@@ -204,7 +210,11 @@ def _row_values(k: int, line: str, path: str, n: int) -> list[int]:
         values.append(v)
     if len(values) != n:
         raise ParseError(
-            f"row has {len(values)} cells, but the grid has {n} rows", path=path, line=k, column=len(line.rstrip()), text=line
+            f"row has {len(values)} cells, but the grid has {n} rows",
+            path=path,
+            line=k,
+            column=len(line.rstrip()),
+            text=line,
         )
     return values
 

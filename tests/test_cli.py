@@ -64,7 +64,7 @@ def test_bad_input_one_line_no_traceback(capsys):
 
 def test_missing_file(capsys):
     code, _, err = run(capsys, "check", "no/such/file.txt")
-    assert code == 2 and "no/such/file.txt: no such file" in err
+    assert code == 2 and "no/such/file.txt: no such file, and not a puzzle either" in err
 
 
 def test_bad_box_is_a_usage_error(capsys):
