@@ -12,6 +12,7 @@ import os
 import re
 import sys
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from tqdm import tqdm
@@ -176,10 +177,14 @@ def _worst(outcomes: list[str]) -> int:
     return EXIT[min(outcomes, key=SEVERITY.index)] if outcomes else EXIT["bad input"]
 
 
-def _report_error(entry: Entry) -> str:
-    """Print a bad entry's message on stderr; returns the outcome word."""
-    print(f"cpmodels: {entry.error}", file=sys.stderr)
-    return "bad input"
+def _each_puzzle(entries: Iterable[Entry], outcomes: list[str]) -> Iterator[GridPuzzle]:
+    """The puzzles of `entries`, reporting each bad one on stderr and recording it in `outcomes`."""
+    for entry in entries:
+        if entry.puzzle is None:
+            print(f"cpmodels: {entry.error}", file=sys.stderr)
+            outcomes.append("bad input")
+        else:
+            yield entry.puzzle
 
 
 def _output_format(args: argparse.Namespace) -> str:
@@ -189,12 +194,8 @@ def _output_format(args: argparse.Namespace) -> str:
 
 def _run_solve(args: argparse.Namespace) -> int:
     """`cpmodels solve`: print each puzzle's solution and whether it is unique."""
-    outcomes = []
-    for entry in _entries(args):
-        if entry.error:
-            outcomes.append(_report_error(entry))
-            continue
-        puzzle = entry.puzzle
+    outcomes: list[str] = []
+    for puzzle in _each_puzzle(_entries(args), outcomes):
         result = solve(puzzle, backend=args.backend, limit=1 if args.first else 2, time_limit=args.time_limit)
         outcomes.append(result.status)
         print(f"# {puzzle.name}: {result.status} ({result.wall_s * 1000:.1f} ms, {args.backend})")
@@ -210,36 +211,31 @@ def _run_count(args: argparse.Namespace) -> int:
     if args.limit < 1:
         raise CpModelsError(f"--limit must be at least 1, not {args.limit}")
     entries = _entries(args)
-    outcomes = []
-    for entry in entries:
-        if entry.error:
-            outcomes.append(_report_error(entry))
-            continue
-        result = solve(entry.puzzle, backend=args.backend, limit=args.limit, time_limit=args.time_limit)
+    outcomes: list[str] = []
+    for puzzle in _each_puzzle(entries, outcomes):
+        result = solve(puzzle, backend=args.backend, limit=args.limit, time_limit=args.time_limit)
         shown = str(result.count) if result.complete else f">={result.count}"
         if not result.complete and result.count < args.limit:
             shown += " (time limit reached)"
             outcomes.append("timeout")
         else:
             outcomes.append({0: "none", 1: "unique"}.get(result.count, "multiple"))
-        print(shown if len(entries) == 1 else f"{entry.puzzle.name}: {shown}")
+        print(shown if len(entries) == 1 else f"{puzzle.name}: {shown}")
     return _worst(outcomes)
 
 
 def _run_check(args: argparse.Namespace) -> int:
     """`cpmodels check`: prove each puzzle unique; show the others with a witness, then a summary table."""
     entries = _entries(args)
-    outcomes = []
-    for entry in tqdm(entries, desc="checking", unit="puzzle", delay=1.0, disable=None, file=sys.stderr):
-        if entry.error:
-            outcomes.append(_report_error(entry))
-            continue
-        result = solve(entry.puzzle, backend=args.backend, limit=2, time_limit=args.time_limit)
+    outcomes: list[str] = []
+    progress = tqdm(entries, desc="checking", unit="puzzle", delay=1.0, disable=None, file=sys.stderr)
+    for puzzle in _each_puzzle(progress, outcomes):
+        result = solve(puzzle, backend=args.backend, limit=2, time_limit=args.time_limit)
         outcomes.append(result.status)
         if result.status != "unique" or len(entries) == 1:
-            _show_verdict(entry.puzzle, result, single=len(entries) == 1)
+            _show_verdict(puzzle, result, single=len(entries) == 1)
         if args.hide_operators:
-            _show_ambiguous(entry.puzzle)
+            _show_ambiguous(puzzle)
     _print_summary(outcomes)
     return _worst(outcomes)
 
@@ -274,15 +270,12 @@ def _print_summary(outcomes: list[str]) -> None:
 
 def _run_convert(args: argparse.Namespace) -> int:
     """`cpmodels convert`: write every puzzle in the format --to names."""
-    outcomes = []
-    for entry in _entries(args):
-        if entry.error:
-            outcomes.append(_report_error(entry))
-            continue
+    outcomes: list[str] = []
+    for puzzle in _each_puzzle(_entries(args), outcomes):
         try:
-            print(formats.write_puzzle(entry.puzzle, args.to))
+            print(formats.write_puzzle(puzzle, args.to))
             outcomes.append("solved")
         except CpModelsError as e:
-            print(f"cpmodels: {entry.puzzle.name}: {e}", file=sys.stderr)
+            print(f"cpmodels: {puzzle.name}: {e}", file=sys.stderr)
             outcomes.append("bad input")
     return _worst(outcomes)

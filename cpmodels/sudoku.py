@@ -14,6 +14,7 @@ import json
 import random
 import re
 from collections.abc import Iterator, Sequence
+from functools import partial
 from math import isqrt
 
 from .errors import CpModelsError, ParseError, PuzzleError
@@ -88,9 +89,9 @@ def read_text(text: str, path: str = "<input>", fmt: str = "auto", box: tuple[in
     if fmt == "auto":
         fmt = _detect([ln.strip() for _, ln in content])
     if fmt == "line":
-        return [entry_from(k, path, lambda k=k, ln=ln: _parse_line(ln, k, path, box)) for k, ln in content]
+        return [entry_from(k, path, partial(_parse_line, ln, k, path, box)) for k, ln in content]
     if fmt == "grid":
-        return [entry_from(b[0][0], path, lambda b=b: _parse_block(b, path, box)) for b in _blocks(lines)]
+        return [entry_from(b[0][0], path, partial(_parse_block, b, path, box)) for b in _blocks(lines)]
     raise CpModelsError(f"unknown Sudoku format {fmt!r}; choose one of: auto, {', '.join(FORMATS)}")
 
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from .errors import CpModelsError, ParseError
 from .formats import Entry, content_lines, entry_from
@@ -427,7 +428,7 @@ def read_text(text: str, path: str = "<input>", fmt: str = "auto") -> list[Entry
     lines = content_lines(text)
     if not lines:
         return [Entry(1, error=ParseError("no game ID found (the input is empty)", path=path, line=1))]
-    return [entry_from(k, path, lambda k=k, ln=ln: _read_line(_Source(ln, path, k), fmt)) for k, ln in lines]
+    return [entry_from(k, path, partial(_read_line, _Source(ln, path, k), fmt)) for k, ln in lines]
 
 
 def _read_line(src: _Source, fmt: str) -> GridPuzzle:
