@@ -41,26 +41,28 @@ SOLUTION_FORMATS = ("grid", "line", "json")
 
 def input_formats() -> tuple[str, ...]:
     """Every format name the readers know, each family's own."""
-    from . import mathdoku, sudoku
+    from . import latin, mathdoku, sudoku
 
-    return (*sudoku.FORMATS, *mathdoku.FORMATS, "keen", "solo")
+    return (*sudoku.FORMATS, *mathdoku.FORMATS, "keen", "solo", *latin.FORMATS)
 
 
 def detect(text: str) -> str:
-    """The format of `text`: a Tatham game ID, a Mathdoku cage file, else `auto` (Sudoku decides)."""
-    from . import mathdoku, tatham
+    """The format of `text`: a Tatham game ID, a QWH file, a Mathdoku cage file, else `auto` (Sudoku decides)."""
+    from . import latin, mathdoku, tatham
 
-    return tatham.detect(text) or mathdoku.detect(text) or "auto"
+    return tatham.detect(text) or latin.detect(text) or mathdoku.detect(text) or "auto"
 
 
 def read_text(text: str, path: str = "<input>", fmt: str = "auto", box: tuple[int, int] | None = None) -> list[Entry]:
     """Every puzzle in `text`, of any family, one Entry each; `fmt` forces a format, `box` a Sudoku box shape."""
-    from . import mathdoku, sudoku, tatham
+    from . import latin, mathdoku, sudoku, tatham
 
     if fmt == "auto":
         fmt = detect(text)
     if fmt in ("keen", "solo"):
         return tatham.read_text(text, path, fmt)
+    if fmt in latin.FORMATS:
+        return latin.read_text(text, path, fmt)
     if fmt in mathdoku.FORMATS:
         return mathdoku.read_text(text, path, fmt)
     if fmt in ("auto", *sudoku.FORMATS):
@@ -70,8 +72,12 @@ def read_text(text: str, path: str = "<input>", fmt: str = "auto", box: tuple[in
 
 def write_puzzle(puzzle: GridPuzzle, fmt: str) -> str:
     """`puzzle` written in format `fmt`: any input format, or a Sudoku's givens as grid, line or JSON."""
-    from . import mathdoku, tatham
+    from . import latin, mathdoku, tatham
 
+    if fmt == "pls":
+        return latin.write_pls(puzzle)
+    if fmt == "qwh":
+        return latin.write_qwh(puzzle, puzzle.name.rsplit("/", 1)[-1].replace(":", "-") or "puzzle")
     if fmt == "keen":
         return tatham.write_keen(puzzle)
     if fmt == "solo":

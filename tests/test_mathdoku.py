@@ -134,7 +134,7 @@ def test_planted_puzzles_round_trip(n: int, seed: int) -> None:
         assert read_puzzle(write(puzzle, fmt), fmt=fmt) == puzzle
     hidden = hide_operators(puzzle)
     for fmt in HIDDEN_CAPABLE:
-        assert read_puzzle(write(hidden, fmt)) == hidden
+        assert read_puzzle(write(hidden, fmt), fmt=fmt) == hidden
 
 
 @settings(max_examples=20, deadline=None)
