@@ -1,13 +1,22 @@
-"""The backend registry: name -> backend. Later backends (dlx, backtrack, constraint) join it here."""
+"""The backend registry: name -> backend. Each declares what it can take (`can_solve`).
+
+cpsat       OR-Tools CP-SAT, the declarative model
+dlx         exact cover with dancing links (Knuth's Algorithm X), numba kernel
+backtrack   candidate bitmasks, singles and cage filtering, MRV branching, numba kernel
+"""
 
 from __future__ import annotations
 
 from ..errors import UnknownBackendError
+from .backtrack import BacktrackBackend
 from .base import Backend, SolveResult, status_for
 from .cpsat import CpsatBackend
+from .dlx import DlxBackend
 
 BACKENDS: dict[str, Backend] = {
     "cpsat": CpsatBackend(),
+    "dlx": DlxBackend(),
+    "backtrack": BacktrackBackend(),
 }
 
 

@@ -1,0 +1,71 @@
+"""One suite over every registered backend: the same puzzles, the same counts, every answer checked."""
+
+import random
+
+import pytest
+
+from cpmodels import BACKENDS, GridPuzzle, is_solution, solve
+from cpmodels.grid import latin_units
+from cpmodels.latin import qwh
+from cpmodels.mathdoku import hide_operators, random_puzzle
+from cpmodels.sudoku import punch, random_grid, read_text, sudoku_puzzle
+from cpmodels.tatham import read_keen
+
+from .conftest import FIXTURES, data_lines
+
+NAMES = sorted(BACKENDS)
+
+
+def _cases():
+    """(id, puzzle, exact number of solutions up to 2) for puzzles of every family; counts from cpsat's peers."""
+    rng = random.Random(2026)
+    yield "latin4", GridPuzzle(4, latin_units(4), (0,) * 16), 2
+    yield "keen4", read_keen("4:_a_6bb_a_a3,a7d2m3s2a5d2m12"), 1
+    path = FIXTURES / "sudoku" / "tdoku_sample.txt"
+    for entry, (k, line) in zip(read_text(path.read_text()), data_lines(path), strict=True):
+        yield f"tdoku{k}", entry.puzzle, min(int(line.split(":")[1]), 2)
+    for box in [(2, 2), (2, 3), (3, 2), (3, 3), (3, 4), (4, 4)]:
+        grid = random_grid(box, rng)
+        yield f"sudoku{box[0]}x{box[1]}", sudoku_puzzle(punch(grid, len(grid) // 2, rng), box), None
+    for n in (3, 4, 5, 6):
+        puzzle, _ = random_puzzle(n, rng)
+        yield f"mathdoku{n}", puzzle, None
+        yield f"mathdoku{n}-hidden", hide_operators(puzzle), None
+    yield "qwh10", qwh(10, 42, rng)[0], None
+
+
+CASES = list(_cases())
+
+
+@pytest.fixture(scope="module")
+def reference():
+    """CP-SAT's count up to 2 for each case whose count the data does not state."""
+    return {name: solve(p, limit=2).count for name, p, known in CASES if known is None}
+
+
+@pytest.mark.parametrize("backend", NAMES)
+@pytest.mark.parametrize("name, puzzle, known", CASES, ids=[c[0] for c in CASES])
+def test_backends_agree(backend, name, puzzle, known, reference):
+    reason = BACKENDS[backend].can_solve(puzzle)
+    if reason:
+        pytest.skip(f"backend {backend!r} cannot take {name}: {reason}")
+    result = solve(puzzle, backend=backend, limit=2, time_limit=60)
+    expected = known if known is not None else reference[name]
+    assert result.count == expected and result.status != "timeout"
+    assert all(is_solution(puzzle, grid) for grid in result.solutions)
+    assert len(set(result.solutions)) == len(result.solutions)
+
+
+@pytest.mark.parametrize("backend", NAMES)
+def test_unique_solution_is_the_same_grid(backend):
+    puzzle = read_keen("6:__aa_3ba_3a_3bba3b_aa_4a_4a_3aa,d2s1a10d3m8a8m108s3s4s1a8m20m60d2a9")
+    result = solve(puzzle, backend=backend, limit=2)
+    assert result.status == "unique"
+    assert "".join(map(str, result.solutions[0])) == "451326246153362415623541135264514632"
+
+
+@pytest.mark.parametrize("backend", NAMES)
+def test_time_limit_is_honoured(backend):
+    """Counting every solution of an empty 9x9 Sudoku cannot finish in 0.5 s; the search must stop."""
+    result = BACKENDS[backend].solve(sudoku_puzzle([0] * 81), limit=10**12, time_limit=0.5)
+    assert not result.complete and result.status in ("multiple", "timeout") and result.wall_s < 20

@@ -1,0 +1,223 @@
+"""The backtrack backend: known counts, agreement with CP-SAT on every family, the time limit, batches."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cpmodels import BACKENDS, Cage, CpModelsError, GridPuzzle, is_solution, solve, sudoku_puzzle
+from cpmodels.backends import backtrack as backtrack_module
+from cpmodels.backends.backtrack import BacktrackBackend, compile_puzzle, solve_batch
+from cpmodels.backends.cpsat import CpsatBackend
+from cpmodels.grid import latin_units
+from cpmodels.mathdoku import hide_operators, mathdoku_puzzle, random_puzzle
+from cpmodels.sudoku import punch, random_grid, read_text
+
+from .conftest import FIXTURES, data_lines
+
+BOXES = [(2, 2), (2, 3), (3, 2), (2, 4), (3, 3), (2, 5), (3, 4), (4, 4), (4, 5), (5, 5)]
+TDOKU = FIXTURES / "sudoku" / "tdoku_sample.txt"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def backtrack():
+    """Register the backend as 'backtrack' for cpmodels.solve, compiling the kernel once."""
+    backend = BacktrackBackend()
+    backend.warm_up()
+    saved = BACKENDS.get("backtrack")
+    BACKENDS["backtrack"] = backend
+    yield backend
+    if saved is None:
+        del BACKENDS["backtrack"]
+    else:
+        BACKENDS["backtrack"] = saved
+
+
+def agree_with_cpsat(puzzle: GridPuzzle, limit: int = 2) -> None:
+    """Both backends find the same number of solutions up to `limit`, each one checked; unique ones agree."""
+    mine = solve(puzzle, backend="backtrack", limit=limit)
+    theirs = CpsatBackend().solve(puzzle, limit=limit)
+    assert (mine.count, mine.status) == (theirs.count, theirs.status)
+    assert mine.complete == theirs.complete or mine.count == limit  # at the limit, "complete" is each one's guess
+    assert all(is_solution(puzzle, s) for s in mine.solutions)
+    if mine.status == "unique":
+        assert mine.solutions == theirs.solutions
+
+
+def test_empty_4x4_sudoku_has_288_solutions():
+    result = solve(sudoku_puzzle([0] * 16), backend="backtrack", limit=1000)
+    assert result.count == 288 and result.complete and result.status == "multiple"
+    assert len(set(result.solutions)) == 288
+
+
+def test_latin_squares_of_order_4_number_576():
+    result = solve(GridPuzzle(4, latin_units(4), (0,) * 16), backend="backtrack", limit=1000)
+    assert result.count == 576 and result.complete and len(set(result.solutions)) == 576
+
+
+def test_count_stops_at_the_limit_and_keep_caps_the_grids():
+    result = solve(sudoku_puzzle([0] * 16), backend="backtrack", limit=5)
+    assert result.count == 5 and not result.complete and result.status == "multiple"
+    capped = BacktrackBackend(keep=3).solve(sudoku_puzzle([0] * 16), limit=1000)
+    assert capped.count == 288 and capped.complete and len(capped.solutions) == 3
+
+
+def test_more_solutions_than_one_buffer_holds():
+    """Latin squares of order 5 number 161280: counted exactly, well past the kernel's 256-row buffer."""
+    result = BacktrackBackend(keep=1000).solve(GridPuzzle(5, latin_units(5), (0,) * 25), limit=10**6)
+    assert result.count == 161280 and result.complete and len(set(result.solutions)) == 1000
+
+
+def test_partial_units_and_an_order_1_grid():
+    """Units of fewer than n cells only forbid repeats; a 1x1 grid has one solution."""
+    pair_units = ((0, 1), (2, 3), (0, 2), (1, 3))  # cells 0-1-3-2 form a 4-cycle; cells 4..8 are free
+    result = solve(GridPuzzle(3, pair_units, (0,) * 9), backend="backtrack", limit=10**5)
+    assert result.count == 18 * 3**5 and result.complete  # 3-colourings of a 4-cycle: 2**4 + 2
+    assert solve(GridPuzzle(1, ((0,),), (0,)), backend="backtrack", limit=2).status == "unique"
+
+
+@pytest.mark.parametrize("box", BOXES, ids=lambda b: f"{b[0]}x{b[1]}")
+def test_planted_sudoku_of_every_box_shape_agrees_with_cpsat(box):
+    rng = random.Random(box[0] * 100 + box[1])
+    n = box[0] * box[1]
+    grid = random_grid(box, rng)
+    for holes in (n * n // 3, n * n // 2):
+        puzzle = sudoku_puzzle(punch(grid, holes, rng), box)
+        agree_with_cpsat(puzzle)
+
+
+def test_planted_64x64_sudoku():
+    rng = random.Random(64)
+    grid = random_grid((8, 8), rng)
+    puzzle = sudoku_puzzle(punch(grid, 64 * 64 // 3, rng), (8, 8))
+    result = solve(puzzle, backend="backtrack", limit=2, time_limit=60)
+    assert result.status == "multiple" or (result.status == "unique" and result.solutions == [grid])
+    theirs = CpsatBackend().solve(puzzle, limit=2, time_limit=60)
+    assert theirs.status == result.status
+
+
+@pytest.mark.parametrize("n", [3, 4, 5, 6, 7])
+def test_planted_mathdoku_and_its_hidden_operator_version_agree_with_cpsat(n):
+    for seed in range(3):
+        puzzle, square = random_puzzle(n, random.Random(n * 100 + seed))
+        agree_with_cpsat(puzzle)
+        assert square in solve(puzzle, backend="backtrack", limit=50).solutions
+        hidden = hide_operators(puzzle)
+        agree_with_cpsat(hidden)
+        assert square in solve(hidden, backend="backtrack", limit=200).solutions
+
+
+def test_quotient_is_exact_never_truncated():
+    """r1c1 = 5 in a '2/' cage: 5/2 truncates to 2 but is no quotient, so no solution; hidden, 5-3 = 2 fits."""
+    givens = (5,) + (0,) * 24
+    quotient = GridPuzzle(5, latin_units(5), givens, (Cage(((0, 0), (0, 1)), "/", 2),))
+    assert solve(quotient, backend="backtrack", limit=2).status == "none"
+    agree_with_cpsat(quotient)
+    hidden = hide_operators(quotient)
+    result = solve(hidden, backend="backtrack", limit=10)
+    assert result.count == 10 and all(s[1] == 3 for s in result.solutions)
+    small = GridPuzzle(3, latin_units(3), (0,) * 9, (Cage(((0, 0), (0, 1)), "/", 2),))
+    result = solve(small, backend="backtrack", limit=100)
+    assert result.complete and result.count == 4 and all({s[0], s[1]} == {1, 2} for s in result.solutions)
+
+
+def test_known_counts_from_tdoku_sample():
+    """Unsolvable, unique and multiple-solution 9x9 puzzles, each counted exactly (counts up to 847)."""
+    for entry, (_, line) in zip(read_text(TDOKU.read_text()), data_lines(TDOKU)):
+        count = int(line.split(":")[1])
+        result = solve(entry.puzzle, backend="backtrack", limit=count + 1)
+        assert result.count == count and result.complete, (entry.line, result.count, count)
+        assert len(set(result.solutions)) == count
+        if count == 1:
+            assert "".join(map(str, result.solutions[0])) == line.split(":")[2]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(box=st.sampled_from(BOXES[:8]), seed=st.integers(0, 2**32), fraction=st.floats(0.0, 0.85))
+def test_planted_puzzles_come_back_solved(box, seed, fraction):
+    rng = random.Random(seed)
+    grid = random_grid(box, rng)
+    puzzle = sudoku_puzzle(punch(grid, int(len(grid) * fraction), rng), box)
+    result = solve(puzzle, backend="backtrack", limit=2)
+    assert result.status in ("unique", "multiple")
+    assert grid in result.solutions or result.status == "multiple"
+
+
+@settings(max_examples=20, deadline=None)
+@given(box=st.sampled_from(BOXES[:8]), seed=st.integers(0, 2**32))
+def test_unsolvable_by_construction(box, seed):
+    """Row 1 holds every value but v and forces r1c1 = v, while another band puts v in column 1."""
+    rng = random.Random(seed)
+    grid = random_grid(box, rng)
+    n = box[0] * box[1]
+    givens = [0] * (n * n)
+    givens[1:n] = grid[1:n]
+    givens[rng.randrange(box[0], n) * n] = grid[0]
+    result = solve(sudoku_puzzle(givens, box), backend="backtrack", limit=2)
+    assert result.status == "none" and result.complete and result.count == 0
+
+
+@settings(max_examples=15, deadline=None)
+@given(n=st.integers(3, 5), seed=st.integers(0, 2**32))
+def test_mathdoku_with_a_wrong_target_is_unsolvable_or_agrees(n, seed):
+    """A planted Mathdoku with one cage target raised by one: the backends agree (usually on none)."""
+    puzzle, _ = random_puzzle(n, random.Random(seed))
+    cages = list(puzzle.cages)
+    k = random.Random(seed).randrange(len(cages))
+    cages[k] = Cage(cages[k].cells, cages[k].op, cages[k].target + 1)
+    agree_with_cpsat(mathdoku_puzzle(n, cages) if _valid(n, cages) else puzzle)
+
+
+def _valid(n: int, cages: list[Cage]) -> bool:
+    """Whether mathdoku_puzzle accepts these cages (a raised target can be out of reach)."""
+    try:
+        mathdoku_puzzle(n, cages)
+    except CpModelsError:
+        return False
+    return True
+
+
+def test_time_limit_is_honoured():
+    """Counting every solution of an empty 16x16 Sudoku stops at the time limit."""
+    result = BacktrackBackend(keep=10).solve(sudoku_puzzle([0] * 256), limit=10**12, time_limit=0.5)
+    assert not result.complete and result.count > 0 and result.status == "multiple"
+    assert result.wall_s < 5 and len(result.solutions) == 10
+    empty = BacktrackBackend().solve(GridPuzzle(64, latin_units(64), (0,) * 4096), limit=10**9, time_limit=0.3)
+    assert not empty.complete and empty.wall_s < 5
+
+
+def test_can_solve_names_what_it_cannot(monkeypatch):
+    backend = BacktrackBackend()
+    assert backend.can_solve(sudoku_puzzle([0] * 81)) is None
+    assert "above 64" in backend.can_solve(GridPuzzle(65, latin_units(65), (0,) * 65 * 65))
+    caged = GridPuzzle(9, latin_units(9), (0,) * 81, (Cage(((0, 0), (0, 1), (0, 2)), "+", 15),))
+    assert backend.can_solve(caged) is None
+    monkeypatch.setattr(backtrack_module, "MAX_CAGE_TUPLES", 10)
+    assert backend.can_solve(caged) == "cage 1 (15+) allows more than 10 tuples"
+
+
+def test_compiled_arrays_describe_the_puzzle():
+    """Masks from givens (value v is bit v-1), peers of a 9x9 cell, cage tuples as one bit per cell."""
+    puzzle = sudoku_puzzle([5] + [0] * 80)
+    compiled = compile_puzzle(puzzle)
+    assert compiled.masks[0] == 1 << 4 and compiled.masks[1] == (1 << 9) - 1
+    peer_start, peers = compiled.structure[2], compiled.structure[3]
+    assert peer_start[1] - peer_start[0] == 20 and 0 not in peers[peer_start[0] : peer_start[1]]
+    caged = compile_puzzle(GridPuzzle(2, latin_units(2), (0,) * 4, (Cage(((0, 0), (0, 1)), "+", 3),)))
+    assert sorted(caged.tuple_bits.reshape(-1, 2).tolist()) == [[1, 2], [2, 1]]
+
+
+def test_batch_counts_many_puzzles_in_one_call():
+    lines = data_lines(TDOKU)
+    entries = read_text(TDOKU.read_text())
+    givens = np.array([e.puzzle.givens for e in entries])
+    expected = np.array([min(int(line.split(":")[1]), 2) for _, line in lines])
+    for threads in (1, 2):
+        result = solve_batch(entries[0].puzzle, givens, limit=2, threads=threads)
+        assert (result.counts == expected).all() and result.complete[expected < 2].all()
+        for entry, count, first in zip(entries, result.counts, result.firsts):
+            assert count == 0 or is_solution(entry.puzzle, first.tolist())
