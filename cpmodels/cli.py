@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import re
 import sys
 from collections import Counter
@@ -17,12 +18,12 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from . import formats, mathdoku, sudoku
+from . import formats, latin, mathdoku, sudoku
 from .backends import BACKENDS
 from .errors import CpModelsError
 from .formats import Entry
 from .grid import GridPuzzle, cells_named
-from .solve import solve
+from .solve import punch_while_unique, solve, unique_mathdoku
 
 EXIT = {"unique": 0, "solved": 0, "multiple": 3, "none": 4, "timeout": 5, "bad input": 2}
 SEVERITY = ["bad input", "timeout", "none", "multiple", "unique", "solved"]
@@ -33,6 +34,8 @@ COMMANDS = {
     "check": "prove every puzzle unique, with a summary table; a second solution is the witness when not",
     "convert": "write puzzles in another format",
 }
+GENERATE_HELP = "generate puzzles: Sudoku and Mathdoku with one solution, QWH at a chosen number of holes"
+DEFAULT_OUTPUT = {"sudoku": "line", "mathdoku": "oneline", "qwh": "qwh"}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -72,12 +75,44 @@ def _parser() -> argparse.ArgumentParser:
         _add_input_arguments(p, name)
         if name != "convert":
             _add_search_arguments(p)
+    _add_generate(sub)
     return parser
+
+
+def _add_generate(sub: argparse._SubParsersAction) -> None:
+    """The `generate` subcommand and its options."""
+    p = sub.add_parser("generate", help=GENERATE_HELP, description=GENERATE_HELP, epilog=EXIT_HELP)
+    p.set_defaults(run=_run_generate, command="generate")
+    p.add_argument("family", choices=tuple(DEFAULT_OUTPUT), help="what to generate")
+    p.add_argument("--order", type=int, default=None, metavar="N", help="order (default: 9 for sudoku, 6, 10)")
+    p.add_argument("--box", type=_box_argument, default=None, metavar="RxC", help="Sudoku box shape")
+    p.add_argument(
+        "--holes",
+        type=int,
+        default=None,
+        metavar="H",
+        help="Sudoku: at most H empty cells (default: as many as uniqueness allows); "
+        "QWH: exactly H (default: the hardness peak 1.6*n**1.55)",
+    )
+    p.add_argument("--balanced", action="store_true", help="QWH: as many holes in every row and column")
+    p.add_argument("--max-cage", type=int, default=4, metavar="K", help="Mathdoku: cages of at most K cells")
+    p.add_argument("--count", type=int, default=1, metavar="N", help="how many puzzles (default 1)")
+    p.add_argument("--seed", type=int, default=None, help="random seed, for reproducible puzzles")
+    p.add_argument(
+        "--to",
+        default=None,
+        choices=formats.input_formats(),
+        metavar="FORMAT",
+        help="output format (default: line, oneline, qwh)",
+    )
+    p.add_argument("--backend", default="backtrack", choices=sorted(BACKENDS), help="engine proving uniqueness")
 
 
 def _add_input_arguments(p: argparse.ArgumentParser, command: str) -> None:
     """The puzzle argument and the options that say how to read it (and, for solve/convert, write it)."""
-    p.add_argument("puzzle", metavar="PUZZLE_OR_FILE", help="a puzzle written inline, or a file of puzzles")
+    p.add_argument(
+        "puzzle", metavar="PUZZLE_OR_FILE", help="a puzzle written inline, or a file of puzzles (- for standard input)"
+    )
     names = formats.input_formats()
     p.add_argument(
         "--from",
@@ -149,8 +184,11 @@ def _box_argument(text: str) -> tuple[int, int]:
 def _entries(args: argparse.Namespace) -> list[Entry]:
     """The puzzles named on the command line (a file's contents, or the argument itself), as asked to read them."""
     path = Path(args.puzzle)
-    is_file = path.is_file()
-    text = path.read_text(encoding="utf-8", errors="replace") if is_file else args.puzzle
+    is_file = args.puzzle == "-" or (path.exists() and not path.is_dir())
+    if args.puzzle == "-":
+        text, path = sys.stdin.read(), Path("<stdin>")
+    else:
+        text = path.read_text(encoding="utf-8", errors="replace") if is_file else args.puzzle
     fmt = args.input_format
     if getattr(args, "format", None) not in (None, *formats.SOLUTION_FORMATS):
         fmt = args.format
@@ -274,6 +312,29 @@ def _print_summary(outcomes: list[str]) -> None:
     for word in ("unique", "multiple", "none", "timeout", "bad input"):
         print(f"{word:<10} {counts[word]:>8}")
     print(f"{'total':<10} {len(outcomes):>8}")
+
+
+def _run_generate(args: argparse.Namespace) -> int:
+    """`cpmodels generate`: print --count new puzzles of the family asked for."""
+    if args.count < 0 or (args.order is not None and not 1 <= args.order <= 64):
+        raise CpModelsError("--count must be at least 0 and --order in 1..64")
+    rng = random.Random(args.seed)
+    for _ in range(args.count):
+        print(formats.write_puzzle(_generated(args, rng), args.to or DEFAULT_OUTPUT[args.family]))
+    return 0
+
+
+def _generated(args: argparse.Namespace, rng: random.Random) -> GridPuzzle:
+    """One new puzzle of the family and size `args` asks for."""
+    if args.family == "sudoku":
+        box = args.box or sudoku.default_box(args.order or 9)
+        solved = sudoku.sudoku_puzzle(sudoku.random_grid(box, rng), box)
+        return punch_while_unique(solved, rng, backend=args.backend, holes=args.holes)
+    if args.family == "mathdoku":
+        return unique_mathdoku(args.order or 6, rng, backend=args.backend, max_cage=args.max_cage)[0]
+    n = args.order or 10
+    holes = latin.peak_holes(n) if args.holes is None else args.holes
+    return latin.qwh(n, holes, rng, args.balanced)[0]
 
 
 def _run_convert(args: argparse.Namespace) -> int:
