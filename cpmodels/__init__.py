@@ -9,12 +9,14 @@ Modules:
   latin      Latin squares: random squares for planted puzzles
   formats    reading and writing puzzles whatever their family (the dispatch the command uses)
   solve      solve, count_solutions, is_unique through the backend registry
-  backends   the registry (BACKENDS) and one module per backend: cpsat
+  crosscheck cross_check: several backends on one puzzle, and whether they agree
+  backends   the registry (BACKENDS) and one module per backend: cpsat, dlx, backtrack, constraint
   errors     the exception tree (CpModelsError and its kinds)
   cli        the `cpmodels` command
 """
 
 from .backends import BACKENDS, SolveResult
+from .crosscheck import CrossCheck, cross_check
 from .errors import CpModelsError, ParseError, PuzzleError, SearchTimeoutError
 from .grid import Cage, GridPuzzle, explain_violation, is_solution
 from .mathdoku import mathdoku_puzzle
@@ -27,12 +29,14 @@ __all__ = [
     "BACKENDS",
     "Cage",
     "CpModelsError",
+    "CrossCheck",
     "GridPuzzle",
     "ParseError",
     "PuzzleError",
     "SearchTimeoutError",
     "SolveResult",
     "count_solutions",
+    "cross_check",
     "explain_violation",
     "is_solution",
     "is_unique",

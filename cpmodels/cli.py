@@ -19,15 +19,21 @@ from pathlib import Path
 from tqdm import tqdm
 
 from . import formats, latin, mathdoku, sudoku
-from .backends import BACKENDS
+from .backends import BACKENDS, SolveResult
+from .crosscheck import CrossCheck, cross_check
 from .errors import CpModelsError
 from .formats import Entry
 from .grid import GridPuzzle, cells_named
 from .solve import punch_while_unique, solve, unique_mathdoku
 
-EXIT = {"unique": 0, "solved": 0, "multiple": 3, "none": 4, "timeout": 5, "bad input": 2}
-SEVERITY = ["bad input", "timeout", "none", "multiple", "unique", "solved"]
-EXIT_HELP = "exit codes: 0 solved/unique, 2 bad input, 3 multiple solutions, 4 no solution, 5 timeout, 1 internal error"
+EXIT = {"unique": 0, "solved": 0, "multiple": 3, "none": 4, "timeout": 5, "bad input": 2, "disagree": 6}
+SEVERITY = ["disagree", "bad input", "timeout", "none", "multiple", "unique", "solved"]
+EXIT_HELP = (
+    "exit codes: 0 solved/unique, 2 bad input, 3 multiple solutions, 4 no solution, 5 timeout, "
+    "6 engines disagree (check), 1 internal error"
+)
+CHECK_ENGINES = ("cpsat", "dlx", "backtrack")
+"""The engines `check` cross-checks by default: independent, and each fast enough for files of puzzles."""
 COMMANDS = {
     "solve": "solve puzzles and say whether each is unique (a second solution is printed when there is one)",
     "count": "count the solutions of puzzles up to a limit",
@@ -42,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     args = _parser().parse_args(argv)
     try:
-        _warm_up(getattr(args, "backend", None))
+        _warm_up(_engines(args))
         return args.run(args)
     except CpModelsError as e:
         print(f"cpmodels: {e}", file=sys.stderr)
@@ -158,7 +164,22 @@ def _add_input_arguments(p: argparse.ArgumentParser, command: str) -> None:
 
 def _add_search_arguments(p: argparse.ArgumentParser) -> None:
     """Options of the commands that search."""
-    p.add_argument("--backend", default="cpsat", choices=sorted(BACKENDS), help="search engine (default: cpsat)")
+    if p.get_default("command") == "check":
+        p.add_argument(
+            "--backend",
+            default=None,
+            choices=sorted(BACKENDS),
+            help=f"one engine only (default: cross-check {', '.join(CHECK_ENGINES)})",
+        )
+        p.add_argument(
+            "--backends",
+            type=_engine_list,
+            default=CHECK_ENGINES,
+            metavar="A,B,...",
+            help=f"the engines to cross-check, from: {', '.join(sorted(BACKENDS))}",
+        )
+    else:
+        p.add_argument("--backend", default="cpsat", choices=sorted(BACKENDS), help="search engine (default: cpsat)")
     p.add_argument("--time-limit", type=float, default=None, metavar="S", help="seconds per puzzle (default: none)")
     if p.get_default("command") == "solve":
         p.add_argument("--first", action="store_true", help="stop at the first solution (no uniqueness proof)")
@@ -166,11 +187,28 @@ def _add_search_arguments(p: argparse.ArgumentParser) -> None:
         p.add_argument("--limit", type=int, default=1000, metavar="N", help="stop counting at N (default 1000)")
 
 
-def _warm_up(name: str | None) -> None:
-    """Compile (or load) a backend's native kernel before any puzzle is timed, so times exclude it."""
-    warm_up = getattr(BACKENDS.get(name or ""), "warm_up", None)
-    if warm_up is not None:
-        warm_up()
+def _engine_list(text: str) -> tuple[str, ...]:
+    """--backends a,b,c as a tuple of registered names, with argparse's usage error otherwise."""
+    names = tuple(name.strip() for name in text.split(",") if name.strip())
+    unknown = [name for name in names if name not in BACKENDS]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(f"unknown backend(s) {unknown}; choose from: {', '.join(sorted(BACKENDS))}")
+    return names
+
+
+def _engines(args: argparse.Namespace) -> tuple[str, ...]:
+    """The engines a command runs: --backend alone, else (check) the --backends list."""
+    if getattr(args, "backend", None):
+        return (args.backend,)
+    return tuple(getattr(args, "backends", ()))
+
+
+def _warm_up(names: tuple[str, ...]) -> None:
+    """Compile (or load) backends' native kernels before any puzzle is timed, so times exclude it."""
+    for name in names:
+        warm_up = getattr(BACKENDS[name], "warm_up", None)
+        if warm_up is not None:
+            warm_up()
 
 
 def _box_argument(text: str) -> tuple[int, int]:
@@ -276,19 +314,41 @@ def _run_check(args: argparse.Namespace) -> int:
     outcomes: list[str] = []
     progress = tqdm(entries, desc="checking", unit="puzzle", delay=1.0, disable=None, file=sys.stderr)
     for puzzle in _each_puzzle(progress, outcomes):
-        result = solve(puzzle, backend=args.backend, limit=2, time_limit=args.time_limit)
-        outcomes.append(result.status)
-        if result.status != "unique" or len(entries) == 1:
-            _show_verdict(puzzle, result, single=len(entries) == 1)
+        check = cross_check(puzzle, _engines(args), limit=2, time_limit=args.time_limit)
+        outcome = _outcome(check)
+        outcomes.append(outcome)
+        single = len(entries) == 1
+        if single or outcome != "unique":
+            tqdm.write(f"{puzzle.name}: {outcome}")
+            if single or outcome == "disagree" or not check.results:
+                tqdm.write(_indented(check.describe()))
+            if check.results:
+                _show_solutions(puzzle, _fullest(check), single)
         if args.hide_operators:
             _show_ambiguous(puzzle)
     _print_summary(outcomes)
     return _worst(outcomes)
 
 
-def _show_verdict(puzzle: GridPuzzle, result, single: bool) -> None:
-    """One puzzle's verdict; for several solutions, two of them (full grids for a single puzzle)."""
-    tqdm.write(f"{puzzle.name}: {result.status} ({result.wall_s * 1000:.1f} ms)")
+def _outcome(check: CrossCheck) -> str:
+    """The outcome word of a cross-check: the agreed status, `disagree`, or `bad input` if no engine could run."""
+    if not check.results and not check.failed:
+        return "bad input"
+    return check.verdict if check.agree and check.verdict else "disagree"
+
+
+def _fullest(check: CrossCheck) -> SolveResult:
+    """The result with the most solutions (a witness, when there is one)."""
+    return max(check.results.values(), key=lambda result: len(result.solutions))
+
+
+def _indented(text: str) -> str:
+    """`text` with every line indented by two spaces."""
+    return "\n".join(f"  {line}" for line in text.splitlines())
+
+
+def _show_solutions(puzzle: GridPuzzle, result: SolveResult, single: bool) -> None:
+    """The solutions behind a verdict: full grids for a single puzzle, else two lines when there are several."""
     if single:
         for k, grid in enumerate(result.solutions):
             tqdm.write("a second solution, the witness:" if k else "solution:")
@@ -309,7 +369,7 @@ def _print_summary(outcomes: list[str]) -> None:
     """The table of outcome counts."""
     counts = Counter(outcomes)
     print(f"{'outcome':<10} {'puzzles':>8}")
-    for word in ("unique", "multiple", "none", "timeout", "bad input"):
+    for word in ("unique", "multiple", "none", "timeout", "bad input", "disagree"):
         print(f"{word:<10} {counts[word]:>8}")
     print(f"{'total':<10} {len(outcomes):>8}")
 

@@ -122,3 +122,29 @@ def test_python_dash_m_runs_the_command():
         check=False,
     )
     assert done.returncode == 3 and done.stdout.strip() == "288"
+
+
+def test_check_cross_checks_three_engines(capsys):
+    code, out, _ = run(capsys, "check", INKALA)
+    assert code == 0 and "agree: unique" in out
+    assert all(f"  {name}: exactly 1 solution" in out for name in ("cpsat", "dlx", "backtrack"))
+
+
+def test_check_reports_engines_that_disagree(capsys):
+    """A backend that answers 'no solution' for a solvable puzzle must make check exit 6 and say so."""
+
+    class Liar:
+        name, supports_cages, max_order = "liar", True, 64
+
+        def can_solve(self, puzzle):
+            return None
+
+        def solve(self, puzzle, *, limit=1, time_limit=None):
+            return SolveResult("none", [], 0, True, 0.0)
+
+    BACKENDS["liar"] = Liar()
+    try:
+        code, out, _ = run(capsys, "check", INKALA, "--backends", "cpsat,liar")
+    finally:
+        del BACKENDS["liar"]
+    assert code == 6 and "DISAGREE:" in out and ": disagree" in out

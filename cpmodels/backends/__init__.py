@@ -3,6 +3,7 @@
 cpsat       OR-Tools CP-SAT, the declarative model
 dlx         exact cover with dancing links (Knuth's Algorithm X), numba kernel
 backtrack   candidate bitmasks, singles and cage filtering, MRV branching, numba kernel
+constraint  python-constraint2's BacktrackingSolver (no time limit of its own: run in a child process)
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from ..errors import UnknownBackendError
 from .backtrack import BacktrackBackend
 from .base import Backend, SolveResult, status_for
+from .constraint import ConstraintBackend
 from .cpsat import CpsatBackend
 from .dlx import DlxBackend
 
@@ -17,6 +19,7 @@ BACKENDS: dict[str, Backend] = {
     "cpsat": CpsatBackend(),
     "dlx": DlxBackend(),
     "backtrack": BacktrackBackend(),
+    "constraint": ConstraintBackend(),
 }
 
 

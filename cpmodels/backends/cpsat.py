@@ -176,6 +176,8 @@ def _add_value(model: cp_model.CpModel, xs: list[cp_model.IntVar], target: int) 
 
 
 _ARITHMETIC = {"+": _add_sum, "*": _add_product, "-": _add_difference, "/": _add_quotient, "=": _add_value}
+
+
 class CpsatBackend:
     """The CP-SAT backend; `workers` > 1 is only used for first solutions and `method="forbid"`."""
 

@@ -1,0 +1,136 @@
+"""Cross-checking: several backends on one puzzle, and whether their answers agree.
+
+Each backend runs through solve(), so every grid it returns has passed the checker; a backend
+that returns a wrong grid (or fails) is reported as failed, which is a disagreement. Answers are
+compared where they are answers: a backend that timed out is reported, but its count and status
+are not compared. What must hold between backends that did not time out: the same count up to
+the limit and the same status. What must hold between any two backends: when one searched its
+whole space (complete), every solution the other found is among its solutions, since that grid
+passed the checker and the complete search claims to know every solution. No backend may return
+the same grid twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .backends import BACKENDS, SolveResult, get_backend
+from .grid import GridPuzzle
+from .solve import solve
+from .sudoku import format_line
+
+
+@dataclass(frozen=True)
+class CrossCheck:
+    """Each backend's result on one puzzle, the backends skipped or failed and why, and whether all agree.
+
+    verdict: the status the backends agree on ("timeout" if every one timed out); None if they
+    disagree or none ran.
+    """
+
+    results: dict[str, SolveResult]
+    limit: int
+    skipped: dict[str, str]
+    failed: dict[str, str]
+    agree: bool
+    disagreement: str | None
+    verdict: str | None
+
+    def timed_out(self) -> list[str]:
+        """The backends that reached the time limit before answering."""
+        return [name for name, result in self.results.items() if is_timeout(result, self.limit)]
+
+    def describe(self) -> str:
+        """One line per backend (its answer, or why it was skipped or failed), then the agreement."""
+        lines = [f"{name}: {_answer(r, self.limit)} in {r.wall_s:.3f} s" for name, r in self.results.items()]
+        lines += [f"{name}: failed: {reason}" for name, reason in self.failed.items()]
+        lines += [f"{name}: skipped: {reason}" for name, reason in self.skipped.items()]
+        lines.append(f"agree: {self.verdict}" if self.agree else f"DISAGREE: {self.disagreement}")
+        return "\n".join(lines)
+
+
+def cross_check(
+    puzzle: GridPuzzle, backends: Iterable[str] | None = None, *, limit: int = 2, time_limit: float | None = None
+) -> CrossCheck:
+    """Every named backend's (default: every registered one's) checked result on `puzzle`, and whether they agree."""
+    results: dict[str, SolveResult] = {}
+    skipped: dict[str, str] = {}
+    failed: dict[str, str] = {}
+    for name in list(BACKENDS) if backends is None else list(backends):
+        reason = get_backend(name).can_solve(puzzle)
+        if reason:
+            skipped[name] = reason
+            continue
+        try:
+            results[name] = solve(puzzle, backend=name, limit=limit, time_limit=time_limit)
+        except RuntimeError as exc:  # a wrong solution caught by the checker, or a backend that crashed
+            failed[name] = str(exc)
+    problems = [f"backend {name!r} failed ({reason})" for name, reason in failed.items()]
+    problems += disagreements(results, limit)
+    verdict = None if problems else _verdict(results, limit)
+    return CrossCheck(results, limit, skipped, failed, not problems, "; ".join(problems) or None, verdict)
+
+
+def is_timeout(result: SolveResult, limit: int) -> bool:
+    """Whether a search stopped at its time limit: status "timeout", or fewer than `limit` solutions and incomplete."""
+    return result.status == "timeout" or (not result.complete and result.count < limit)
+
+
+def disagreements(results: dict[str, SolveResult], limit: int) -> list[str]:
+    """Sentences naming the backends whose results contradict each other or themselves; empty if they agree."""
+    problems = [
+        f"{name} returned the same solution twice"
+        for name, result in results.items()
+        if len(set(result.solutions)) < len(result.solutions)
+    ]
+    answered = [(name, result) for name, result in results.items() if not is_timeout(result, limit)]
+    for name, result in answered[1:]:
+        problems += _answer_differs(answered[0], (name, result), limit)
+    for name, result in results.items():
+        if result.complete:
+            problems += _missed_by(name, result, results, limit)
+    return problems
+
+
+def _answer_differs(first: tuple[str, SolveResult], other: tuple[str, SolveResult], limit: int) -> list[str]:
+    """A sentence if two answered results differ in count up to `limit` or in status; empty otherwise."""
+    (a, ra), (b, rb) = first, other
+    if min(ra.count, limit) != min(rb.count, limit):
+        return [f"{a} found {_answer(ra, limit)} but {b} found {_answer(rb, limit)}"]
+    if ra.status != rb.status:
+        return [f"{a} answers {ra.status!r} but {b} answers {rb.status!r} with {rb.count} solution(s)"]
+    return []
+
+
+def _missed_by(name: str, complete: SolveResult, results: dict[str, SolveResult], limit: int) -> list[str]:
+    """Sentences for each other backend that found a solution that `name`'s complete search does not have."""
+    known = set(complete.solutions)
+    problems = []
+    for other, result in results.items():
+        missed = [grid for grid in result.solutions if grid not in known]
+        if other != name and missed:
+            problems.append(
+                f"{other} found the solution {format_line(missed[0])}, which {name}'s complete search "
+                f"({_answer(complete, limit)}) does not have"
+            )
+    return problems
+
+
+def _answer(result: SolveResult, limit: int) -> str:
+    """A result in words: `no solution`, `exactly 1 solution`, `at least 2 solutions`, `timeout after 3`."""
+    if is_timeout(result, limit):
+        return f"timeout after {result.count} solution(s)"
+    if not result.complete:
+        return f"at least {result.count} solution(s)"
+    if result.count == 0:
+        return "no solution"
+    return f"exactly {result.count} solution(s)"
+
+
+def _verdict(results: dict[str, SolveResult], limit: int) -> str | None:
+    """The status of the results that did not time out (they agree), "timeout" if all did, None if there are none."""
+    answered = [result.status for result in results.values() if not is_timeout(result, limit)]
+    if answered:
+        return answered[0]
+    return "timeout" if results else None
