@@ -222,7 +222,8 @@ class _Collector(cp_model.CpSolverSolutionCallback):
 
     def __init__(self, cells: list[cp_model.IntVar], limit: int) -> None:
         super().__init__()
-        self.cells, self.limit, self.solutions = cells, limit, []
+        self.cells, self.limit = cells, limit
+        self.solutions: list[tuple[int, ...]] = []
 
     def on_solution_callback(self) -> None:
         self.solutions.append(tuple(self.value(x) for x in self.cells))
