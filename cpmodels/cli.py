@@ -1,8 +1,8 @@
-"""The `cpmodels` command: solve, count, check and convert puzzles given inline or in files.
+"""The `cpmodels` command: solve, count, check, convert and generate puzzles, given inline or in files.
 
 Exit codes: 0 solved (and unique, when uniqueness was asked), 1 internal error, 2 bad input or usage,
-3 more than one solution, 4 no solution, 5 time limit reached. For a file of many puzzles the
-code is that of the worst outcome, in the order 2, 5, 4, 3, 0.
+3 more than one solution, 4 no solution, 5 time limit reached, 6 engines disagree (check). For a
+file of many puzzles the code is that of the worst outcome, in the order 6, 2, 5, 4, 3, 0.
 """
 
 from __future__ import annotations
