@@ -32,12 +32,8 @@ from .conftest import shared_data
 pytestmark = pytest.mark.skipif(library() is None, reason="python-constraint2 is not installed")
 
 
-@pytest.fixture(autouse=True)
-def registered():
-    """The constraint backend in the registry for the duration of a test."""
-    BACKENDS["constraint"] = ConstraintBackend()
-    yield
-    del BACKENDS["constraint"]
+def test_constraint_backend_is_registered():
+    assert isinstance(BACKENDS["constraint"], ConstraintBackend)
 
 
 def agree_with_cpsat(puzzle: GridPuzzle) -> SolveResult:

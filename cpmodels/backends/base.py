@@ -15,7 +15,8 @@ class SolveResult:
     """The outcome of one search: status, solutions found, the count and the backend's statistics.
 
     status: "unique" or "multiple" when at least two solutions were asked for, "solved" when one was,
-    "none" when the puzzle has no solution, "timeout" when the time limit came first.
+    "none" when the puzzle has no solution, "timeout" when the time limit came before the answer
+    (before `limit` solutions, or before the search space was exhausted).
     count: solutions found; exact when `complete`, otherwise a lower bound (the search stopped at the
     limit asked for, or at the time limit).
     """
@@ -30,14 +31,17 @@ class SolveResult:
 
 
 def status_for(count: int, limit: int, complete: bool) -> str:
-    """The status word for a search that found `count` solutions of the `limit` asked for."""
+    """The status word for a search that found `count` solutions of the `limit` asked for.
+
+    A search that stopped before both the limit and the end of its space stopped at its time limit.
+    """
+    if not complete and count < limit:
+        return "timeout"
     if count == 0:
-        return "none" if complete else "timeout"
+        return "none"
     if limit == 1:
         return "solved"
-    if count >= 2:
-        return "multiple"
-    return "unique" if complete else "timeout"
+    return "multiple" if count >= 2 else "unique"
 
 
 class Backend(Protocol):

@@ -361,6 +361,5 @@ class ConstraintBackend:
         else:
             solutions, exhausted = _search_in_child(model, limit, self.solver, time_limit, stats)
         stats["solutions"] = len(solutions)
-        timed_out = not exhausted and len(solutions) < limit
-        status = "timeout" if timed_out else status_for(len(solutions), limit, exhausted)
+        status = status_for(len(solutions), limit, exhausted)
         return SolveResult(status, solutions, len(solutions), exhausted, time.perf_counter() - start, stats, self.name)
