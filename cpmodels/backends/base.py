@@ -58,3 +58,7 @@ class Backend(Protocol):
     def solve(self, puzzle: GridPuzzle, *, limit: int = 1, time_limit: float | None = None) -> SolveResult:
         """Up to `limit` solutions of `puzzle`, stopping at `time_limit` seconds."""
         ...
+
+    def warm_up(self) -> float:
+        """Prepare what the first search would (compile or load native kernels); the seconds it took."""
+        ...

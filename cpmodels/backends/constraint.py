@@ -349,6 +349,10 @@ class ConstraintBackend:
             return f"order {puzzle.n} is above {self.max_order}, too large for plain backtracking"
         return None
 
+    def warm_up(self) -> float:
+        """Nothing to compile: 0.0 seconds (the method exists so callers treat every backend alike)."""
+        return 0.0
+
     def solve(self, puzzle: GridPuzzle, *, limit: int = 1, time_limit: float | None = None) -> SolveResult:
         """Up to `limit` solutions; with a time limit the search runs in a child process stopped at the deadline."""
         start = time.perf_counter()

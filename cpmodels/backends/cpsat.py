@@ -194,6 +194,10 @@ class CpsatBackend:
         """None: CP-SAT takes every grid puzzle up to order 64."""
         return None if puzzle.n <= self.max_order else f"order {puzzle.n} is above {self.max_order}"
 
+    def warm_up(self) -> float:
+        """Nothing to compile: 0.0 seconds (the method exists so callers treat every backend alike)."""
+        return 0.0
+
     def solve(self, puzzle: GridPuzzle, *, limit: int = 1, time_limit: float | None = None) -> SolveResult:
         """Up to `limit` solutions, by one-worker enumeration or by repeated solve-and-forbid."""
         start = time.perf_counter()
