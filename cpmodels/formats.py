@@ -77,7 +77,7 @@ def write_puzzle(puzzle: GridPuzzle, fmt: str) -> str:
     if fmt == "pls":
         return latin.write_pls(puzzle)
     if fmt == "qwh":
-        return latin.write_qwh(puzzle, puzzle.name.rsplit("/", 1)[-1].replace(":", "-") or "puzzle")
+        return latin.write_qwh(puzzle)
     if fmt == "keen":
         return tatham.write_keen(puzzle)
     if fmt == "solo":

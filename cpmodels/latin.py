@@ -24,7 +24,7 @@ from .formats import Entry, content_lines, entry_from
 from .grid import GridPuzzle, latin_units
 
 FORMATS = ("pls", "qwh")
-_QWH_LINE = re.compile(r"^\s*[^:\s]+:(\d+):(\d+):(-?\d+(?:,-?\d+)*)")
+_QWH_LINE = re.compile(r"^\s*([^:\s]+):(\d+):(\d+):(-?\d+(?:,-?\d+)*)")
 
 
 def latin_puzzle(givens: tuple[int, ...] | list[int], name: str = "") -> GridPuzzle:
@@ -174,21 +174,21 @@ def _read_qwh_line(line: str, k: int, path: str) -> GridPuzzle:
     m = _QWH_LINE.match(line)
     if not m:
         raise ParseError("expected name:n:holes:e,e,... (entries -1 or 0..n-1)", path=path, line=k, column=1, text=line)
-    n, start = int(m[1]), m.start(3)
-    tokens = m[3].split(",")
+    n, start = int(m[2]), m.start(4)
+    tokens = m[4].split(",")
     if len(tokens) != n * n:
         raise ParseError(
-            f"{len(tokens)} entries, not {n * n} for order {n}", path=path, line=k, column=m.end(3), text=line
+            f"{len(tokens)} entries, not {n * n} for order {n}", path=path, line=k, column=m.end(4), text=line
         )
     values, column = [], start + 1
     for t in tokens:
         values.append(_entries_value(t, n, path, k, column, line))
         column += len(t) + 1
-    if values.count(0) != int(m[2]):
+    if values.count(0) != int(m[3]):
         raise ParseError(
-            f"{values.count(0)} holes, not {m[2]} as stated", path=path, line=k, column=m.start(2) + 1, text=line
+            f"{values.count(0)} holes, not {m[3]} as stated", path=path, line=k, column=m.start(3) + 1, text=line
         )
-    return latin_puzzle(values, name=f"{path}:{k}")
+    return latin_puzzle(values, name=f"{path}:{k} {m[1]}")
 
 
 def write_pls(puzzle: GridPuzzle) -> str:
@@ -200,9 +200,11 @@ def write_pls(puzzle: GridPuzzle) -> str:
     return "\n".join([f"order {n}", *rows])
 
 
-def write_qwh(puzzle: GridPuzzle, name: str = "puzzle") -> str:
-    """A Latin square completion puzzle as one line of the qwh data format (no status field)."""
+def write_qwh(puzzle: GridPuzzle, name: str | None = None) -> str:
+    """A Latin square completion puzzle as one line of the qwh data format (no status field), named
+    `name`, else by the instance name it was read with (`path:line name`), else `puzzle`."""
     _check_latin(puzzle)
+    name = name or (puzzle.name.split(" ")[-1] if " " in puzzle.name else "puzzle")
     entries = ",".join(str(v - 1) for v in puzzle.givens)
     return f"{name}:{puzzle.n}:{puzzle.givens.count(0)}:{entries}"
 
