@@ -3,6 +3,8 @@
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cpmodels import BACKENDS, GridPuzzle, is_solution, solve
 from cpmodels.grid import latin_units
@@ -11,7 +13,7 @@ from cpmodels.mathdoku import hide_operators, random_puzzle
 from cpmodels.sudoku import punch, random_grid, read_text, sudoku_puzzle
 from cpmodels.tatham import read_keen
 
-from .conftest import FIXTURES, data_lines
+from .conftest import FIXTURES, data_lines, unsolvable_sudoku
 
 NAMES = sorted(BACKENDS)
 
@@ -69,3 +71,11 @@ def test_time_limit_is_honoured(backend):
     """Counting every solution of an empty 9x9 Sudoku cannot finish in 0.5 s; the search must stop."""
     result = BACKENDS[backend].solve(sudoku_puzzle([0] * 81), limit=10**12, time_limit=0.5)
     assert not result.complete and result.status == "timeout" and result.wall_s < 20
+
+
+@pytest.mark.parametrize("backend", NAMES)
+@settings(max_examples=10, deadline=None)
+@given(box=st.sampled_from([(2, 2), (2, 3), (3, 2), (2, 4), (3, 3)]), seed=st.integers(0, 2**32))
+def test_unsolvable_by_construction(backend, box, seed):
+    result = solve(unsolvable_sudoku(box, random.Random(seed)), backend=backend, limit=2, time_limit=60)
+    assert result.status == "none" and result.complete and result.count == 0

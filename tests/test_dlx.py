@@ -129,20 +129,6 @@ def test_planted_mathdoku_agrees_with_cpsat(n, seed, hidden):
         assert solve(puzzle, backend="dlx").solutions == [square]
 
 
-@settings(max_examples=15, deadline=None)
-@given(box=st.sampled_from(BOXES), seed=st.integers(0, 2**32))
-def test_unsolvable_sudoku_by_construction(box, seed):
-    """Row 1 holds every value but v and forces r1c1 = v, while another band puts v in column 1."""
-    rng = random.Random(seed)
-    grid = random_grid(box, rng)
-    n = box[0] * box[1]
-    givens = [0] * (n * n)
-    givens[1:n] = grid[1:n]
-    givens[rng.randrange(box[0], n) * n] = grid[0]
-    result = solve(sudoku_puzzle(givens, box), backend="dlx", limit=2)
-    assert result.status == "none" and result.complete and result.count == 0
-
-
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
 def test_unsolvable_mathdoku_row_sums(n):
     """Row 1 in two + cages whose targets add to one less than 1 + ... + n: no Latin square fits."""
