@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cpmodels import BACKENDS, GridPuzzle, count_solutions, is_solution, is_unique, solve, sudoku_puzzle
-from cpmodels.backends.cpsat import CpsatBackend, build_model
+from cpmodels.backends.cpsat import CpsatBackend, build_model, solve_model
 from cpmodels.errors import UnknownBackendError
 from cpmodels.grid import latin_units
 from cpmodels.sudoku import punch, random_grid, read_text
@@ -131,3 +131,14 @@ def test_model_is_handed_to_users():
 def test_unknown_backend_lists_valid_ones():
     with pytest.raises(UnknownBackendError, match="unknown backend 'gecode'; choose one of: cpsat"):
         solve(sudoku_puzzle([0] * 16), backend="gecode")
+
+
+def test_solve_model_counts_an_extended_model_exactly():
+    """r1c1 = 1 added to an empty 4x4 leaves a quarter of its 288 grids, each passing the checker."""
+    puzzle = sudoku_puzzle([0] * 16)
+    compiled = build_model(puzzle)
+    compiled.model.add(compiled.cells[0] == 1)
+    result = solve_model(compiled, puzzle, limit=1000)
+    assert (
+        result.count == 72 and result.complete and all(g[0] == 1 and is_solution(puzzle, g) for g in result.solutions)
+    )

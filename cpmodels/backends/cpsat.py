@@ -202,14 +202,33 @@ class CpsatBackend:
         """Up to `limit` solutions, by one-worker enumeration or by repeated solve-and-forbid."""
         start = time.perf_counter()
         compiled = build_model(puzzle, self.encoding)
-        build_s = time.perf_counter() - start
-        if self.method == "forbid" or limit == 1:
-            solutions, complete, stats = _solve_and_forbid(compiled, puzzle, limit, time_limit, self.workers)
-        else:
-            solutions, complete, stats = _enumerate(compiled, limit, time_limit)
-        stats["build_us"] = int(build_s * 1e6)
-        status = status_for(len(solutions), limit, complete)
-        return SolveResult(status, solutions, len(solutions), complete, time.perf_counter() - start, stats, self.name)
+        build_us = int((time.perf_counter() - start) * 1e6)
+        result = solve_model(
+            compiled, puzzle, limit=limit, time_limit=time_limit, method=self.method, workers=self.workers
+        )
+        result.stats["build_us"] = build_us
+        result.wall_s = time.perf_counter() - start
+        return result
+
+
+def solve_model(
+    compiled: CpsatModel,
+    puzzle: GridPuzzle,
+    *,
+    limit: int = 1,
+    time_limit: float | None = None,
+    method: str = "enumerate",
+    workers: int = 1,
+) -> SolveResult:
+    """Up to `limit` solutions of a compiled (perhaps user-extended) model of `puzzle`, counted exactly:
+    one-worker enumeration, or solve-and-forbid (`method="forbid"`, exact with several workers)."""
+    start = time.perf_counter()
+    if method == "forbid" or limit == 1:
+        solutions, complete, stats = _solve_and_forbid(compiled, puzzle, limit, time_limit, workers)
+    else:
+        solutions, complete, stats = _enumerate(compiled, limit, time_limit)
+    status = status_for(len(solutions), limit, complete)
+    return SolveResult(status, solutions, len(solutions), complete, time.perf_counter() - start, stats, "cpsat")
 
 
 def _solver(time_limit: float | None, workers: int) -> cp_model.CpSolver:
