@@ -201,3 +201,24 @@ def test_batch_counts_many_puzzles_in_one_call():
         assert (result.counts == expected).all() and result.complete[expected < 2].all()
         for entry, count, first in zip(entries, result.counts, result.firsts):
             assert count == 0 or is_solution(entry.puzzle, first.tolist())
+
+
+def test_locked_candidates_intersections():
+    """A 9x9 Sudoku has 54 box-line intersections of 3 cells; a Latin square (lines meet in one cell) has none."""
+    compiled = compile_puzzle(sudoku_puzzle([0] * 81))
+    inter_start, inter_units = compiled.structure[10], compiled.structure[12]
+    assert len(inter_start) - 1 == 54 and set(np.diff(inter_start).tolist()) == {3}
+    assert len(inter_units) == 2 * 54
+    latin = compile_puzzle(GridPuzzle(4, latin_units(4), (0,) * 16))
+    assert len(latin.structure[10]) == 1 and len(latin.structure[12]) == 0
+
+
+def test_a_search_cut_short_leaves_nothing_behind():
+    """After a search stopped by its time limit, the same-shaped arrays (reused per thread) solve correctly."""
+    backend = BacktrackBackend()
+    cut = backend.solve(sudoku_puzzle([0] * 81), limit=10**12, time_limit=0.05)
+    assert not cut.complete
+    for entry, (_, line) in zip(read_text(TDOKU.read_text()), data_lines(TDOKU)):
+        result = backend.solve(entry.puzzle, limit=2)
+        assert result.count == min(int(line.split(":")[1]), 2) and (result.complete or result.count == 2)
+        assert all(is_solution(entry.puzzle, s) for s in result.solutions)

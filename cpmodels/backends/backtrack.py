@@ -1,4 +1,4 @@
-"""Backtracking over candidate bitmasks: naked and hidden singles, cage tuple filtering, MRV branching.
+"""Backtracking over candidate bitmasks: naked and hidden singles, locked candidates, cage tuples, MRV branching.
 
 The readable half: a GridPuzzle is compiled to flat numpy arrays (backtrack_kernel.STRUCTURE) and the
 numba kernel searches them. The kernel runs in chunks of nodes and keeps its state in arrays between
@@ -13,6 +13,7 @@ puzzle compiled to arrays, numba compilation excluded: see warm_up).
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -28,12 +29,16 @@ from ..errors import PuzzleError
 from ..grid import Cage, GridPuzzle
 from .base import SolveResult, status_for
 
+_KERNEL: list[ModuleType] = []
+
 
 def _kernel() -> ModuleType:
     """The numba kernel module, imported on first use so that `import cpmodels` does not load numba."""
-    from . import backtrack_kernel
+    if not _KERNEL:
+        from . import backtrack_kernel
 
-    return backtrack_kernel
+        _KERNEL.append(backtrack_kernel)
+    return _KERNEL[0]
 
 
 MAX_CAGE_TUPLES = 1_000_000
@@ -55,9 +60,26 @@ class CompiledPuzzle:
 def compile_puzzle(puzzle: GridPuzzle) -> CompiledPuzzle:
     """The arrays the kernel searches: masks from the givens, units and peers, cages and their tuples."""
     n = puzzle.n
-    cage_arrays = _cage_arrays(n, puzzle.cages)
-    structure = (*_unit_arrays(n, puzzle.units), *cage_arrays[:-1])
-    return CompiledPuzzle(n, given_masks(np.array(puzzle.givens, np.int64), n), structure, cage_arrays[-1])
+    structure, tuple_bits = _structure(n, puzzle.units, puzzle.cages)
+    return CompiledPuzzle(n, given_masks(np.array(puzzle.givens, np.int64), n), structure, tuple_bits)
+
+
+_LAST_STRUCTURES: dict[tuple[int, int, int], tuple] = {}
+"""Structures by (n, id(units), id(cages)), each kept with its units and cages so that the ids stay theirs."""
+
+
+def _structure(n: int, units: tuple, cages: tuple) -> tuple[tuple[np.ndarray, ...], np.ndarray]:
+    """The structure tuple and tuple bits of these units and cages; found by identity first (hashing them is slow)."""
+    key = (n, id(units), id(cages))
+    hit = _LAST_STRUCTURES.get(key)
+    if hit is not None and hit[0] is units and hit[1] is cages:
+        return hit[2]
+    cage_arrays = _cage_arrays(n, cages)
+    found = ((*_unit_arrays(n, units), *cage_arrays[:-1], *_intersection_arrays(n, units)), cage_arrays[-1])
+    if len(_LAST_STRUCTURES) >= 64:
+        _LAST_STRUCTURES.clear()
+    _LAST_STRUCTURES[key] = (units, cages, found)
+    return found
 
 
 def given_masks(givens: np.ndarray, n: int) -> np.ndarray:
@@ -88,6 +110,39 @@ def _unit_arrays(n: int, units: tuple[tuple[int, ...], ...]) -> tuple[np.ndarray
             cell_units[cell].append(u)
     peers = [sorted({p for u in cell_units[cell] for p in units[u]} - {cell}) for cell in range(n * n)]
     return (*_flat(units), *_flat(peers), *_flat(cell_units))
+
+
+@lru_cache(maxsize=16)
+def _intersection_arrays(n: int, units: tuple[tuple[int, ...], ...]) -> tuple[np.ndarray, ...]:
+    """inter_start, inter_cells, inter_units, rest_start, rest_cells, unit_inter_start, unit_inters (remembered).
+
+    An intersection is two units sharing 2+ cells where a full unit (n cells) could lock a value
+    inside it and so remove it from cells of the other unit: the locked candidates rule.
+    """
+    sets = [frozenset(unit) for unit in units]
+    cell_units: list[list[int]] = [[] for _ in range(n * n)]
+    for u, unit in enumerate(units):
+        for cell in unit:
+            cell_units[cell].append(u)
+    pairs = sorted({(a, b) for us in cell_units for a in us for b in us if a < b})
+    inters: list[list[int]] = []
+    pair_units: list[tuple[int, int]] = []
+    rests: list[list[int]] = []
+    unit_inters: list[list[int]] = [[] for _ in units]
+    for a, b in pairs:
+        shared = sets[a] & sets[b]
+        rest_a = [c for c in units[a] if c not in shared]
+        rest_b = [c for c in units[b] if c not in shared]
+        useful = (len(units[a]) == n and rest_b) or (len(units[b]) == n and rest_a)
+        if len(shared) < 2 or not useful:
+            continue
+        unit_inters[a].append(len(inters))
+        unit_inters[b].append(len(inters))
+        inters.append(sorted(shared))
+        pair_units.append((a, b))
+        rests += [rest_a, rest_b]
+    inter_units = np.array(pair_units, np.int64).reshape(-1)
+    return (*_flat(inters), inter_units, *_flat(rests), *_flat(unit_inters))
 
 
 @lru_cache(maxsize=1024)
@@ -194,8 +249,7 @@ def _drive(
     """
     kernel = _kernel()
     rows = min(keep * starts.shape[0], kernel.BUFFER_ROWS)
-    nunits, ncages = (len(compiled.structure[k]) - 1 for k in (0, 7))
-    search = kernel.new_search(starts, compiled.n, nunits, ncages, rows)
+    search = _search_arrays(kernel, compiled, starts, rows)
     state, buffer, buffer_puzzle, results = search[3], search[7], search[8], search[9]
     chunk = max(16, (1 << 18) // (starts.shape[1] * compiled.n))  # a node costs about ncells*n bit operations
     while True:
@@ -215,6 +269,26 @@ def _drive(
             return results
         if code == kernel.PAUSED:
             chunk = _next_chunk(chunk, now - began, None if deadline is None else deadline - now)
+
+
+_REUSED = threading.local()
+"""Per thread, the search arrays of the last one-puzzle search, by their shape: solve() reuses them."""
+
+
+def _search_arrays(kernel: ModuleType, compiled: CompiledPuzzle, starts: np.ndarray, rows: int) -> tuple:
+    """kernel.new_search arrays for `starts`; those of one puzzle are reused per thread, their state zeroed."""
+    s = compiled.structure
+    shape = (starts.shape[1], compiled.n, len(s[0]) - 1, len(s[7]) - 1, len(s[10]) - 1, rows)
+    if starts.shape[0] != 1:
+        return kernel.new_search(starts, *shape[1:])
+    cached = getattr(_REUSED, "search", None)
+    if cached is not None and cached[0] == shape:
+        search = cached[1]
+        search[3][:] = 0
+        return search
+    search = kernel.new_search(starts, *shape[1:])
+    _REUSED.search = (shape, search)
+    return search
 
 
 def _next_chunk(chunk: int, elapsed: float, left: float | None) -> int:

@@ -38,6 +38,13 @@ STRUCTURE = (
     "cage_start",  # cage g is cage_cells[cage_start[g]:cage_start[g + 1]]
     "cage_cells",
     "tuple_start",  # cage g's tuples are tuple_bits[tuple_start[g]:tuple_start[g + 1]], one bit per cage cell
+    "inter_start",  # intersection x (of two units, 2+ cells) is inter_cells[inter_start[x]:inter_start[x + 1]]
+    "inter_cells",
+    "inter_units",  # its units a and b are inter_units[2x] and inter_units[2x + 1]
+    "rest_start",  # the cells of a outside x are rest_cells[rest_start[2x]:rest_start[2x + 1]], then those of b
+    "rest_cells",
+    "unit_inter_start",  # the intersections of unit u are unit_inters[unit_inter_start[u]:unit_inter_start[u + 1]]
+    "unit_inters",
 )
 """The names, in order, of the int64 arrays in the `structure` tuple every kernel takes."""
 
@@ -50,23 +57,25 @@ START, DESCEND, NEXT, DONE = 0, 1, 2, 3
 FINISHED, PAUSED, BUFFER_FULL = 0, 1, 2
 # Columns of the `results` array, one row per puzzle (COMPLETE: 1 if the search was exhausted).
 R_COUNT, R_NODES, R_BACKTRACKS, R_COMPLETE = 0, 1, 2, 3
-# Slots of the int64 `work` array: the naked-single queue's head and tail, dirty unit and cage counts.
-QHEAD, QTAIL, NDIRTY_UNITS, NDIRTY_CAGES = 0, 1, 2, 3
+# Slots of the int64 `work` array: the naked-single queue's head and tail, dirty unit, cage and intersection counts.
+QHEAD, QTAIL, NDIRTY_UNITS, NDIRTY_CAGES, NDIRTY_INTERS = 0, 1, 2, 3, 4
+WORK_SIZE = 5
 BUFFER_ROWS = 256
 """Solution rows the kernel fills at most before handing them back (BUFFER_FULL)."""
 
 
-def new_search(starts: np.ndarray, n: int, nunits: int, ncages: int, buffer_rows: int) -> tuple:
+def new_search(starts: np.ndarray, n: int, nunits: int, ncages: int, ninters: int, buffer_rows: int) -> tuple:
     """Fresh search arrays for puzzles whose initial masks are the rows of `starts`, for run_search(*search).
 
     In order: masks, trail cells and old masks, state, level cell/values left/trail mark, the solution
     buffer and each buffered row's puzzle, results (one row per puzzle), then propagation scratch: the
-    tuple (naked-single queue, dirty unit list, unit flags, dirty cage list, cage flags), `work`
-    counters and a cage union per cell. The trail holds at most ncells*n entries: along one path every
-    entry removes at least one candidate.
+    tuple (naked-single queue, dirty unit list, unit flags, dirty cage list, cage flags, dirty intersection
+    list, intersection flags), `work` counters and a cage union per cell. The trail holds at most
+    ncells*n entries: along one path every entry removes at least one candidate. The arrays can serve
+    another search once `state` is zeroed: a puzzle's START resets the rest.
     """
     ncells = starts.shape[1]
-    scratch = tuple(np.zeros(size, np.int64) for size in (ncells, nunits, nunits, ncages, ncages))
+    scratch = tuple(np.zeros(size, np.int64) for size in (ncells, nunits, nunits, ncages, ncages, ninters, ninters))
     return (
         np.zeros(ncells, np.uint64),
         np.zeros(ncells * n + 1, np.int64),
@@ -79,7 +88,7 @@ def new_search(starts: np.ndarray, n: int, nunits: int, ncages: int, buffer_rows
         np.zeros(max(1, buffer_rows), np.int64),
         np.zeros((starts.shape[0], 4), np.int64),
         scratch,
-        np.zeros(4, np.int64),
+        np.zeros(WORK_SIZE, np.int64),
         np.zeros(ncells, np.uint64),
     )
 
@@ -94,13 +103,15 @@ def popcount(x: np.uint64) -> np.int64:
 
 
 @njit(**KERNEL)
-def _clear(dirty_units, unit_flag, dirty_cages, cage_flag, work) -> None:
+def _clear(dirty_units, unit_flag, dirty_cages, cage_flag, dirty_inters, inter_flag, work) -> None:
     """Empty the naked-single queue and the dirty lists, clearing the flags of what they held."""
     for k in range(work[NDIRTY_UNITS]):
         unit_flag[dirty_units[k]] = 0
     for k in range(work[NDIRTY_CAGES]):
         cage_flag[dirty_cages[k]] = 0
-    for k in range(4):
+    for k in range(work[NDIRTY_INTERS]):
+        inter_flag[dirty_inters[k]] = 0
+    for k in range(WORK_SIZE):
         work[k] = 0
 
 
@@ -136,8 +147,9 @@ def propagate(
     n, full, masks, trail_cell, trail_mask, state,
     unit_start, unit_cells, peer_start, peers, cell_unit_start, cell_units, cell_cage, cage_start, cage_cells,
     tuple_start, tuple_bits, queue, dirty_units, unit_flag, dirty_cages, cage_flag, work, union,
+    inter_start, inter_cells, inter_units, rest_start, rest_cells, unit_inter_start, unit_inters, dirty_inters, inter_flag,
 ) -> bool:  # fmt: skip
-    """Run naked singles, hidden singles and cage filtering to a fixpoint; False if a cell empties or a unit fails.
+    """Run naked singles, hidden singles, locked candidates and cage filtering to a fixpoint; False on a contradiction.
 
     Takes the structure and scratch arrays one by one, unpacked once per run_search call.
     """
@@ -172,11 +184,18 @@ def propagate(
                         work,
                     )
         # 2. One dirty unit, then back to 1: a full unit must still cover 1..n and places its hidden singles
-        #    (values with one possible cell); a partial unit of k cells must still offer k values.
+        #    (values with one possible cell); a partial unit of k cells must still offer k values. Its
+        #    intersections with other units become dirty for 3.
         if work[NDIRTY_UNITS] > 0:
             work[NDIRTY_UNITS] -= 1
             u = dirty_units[work[NDIRTY_UNITS]]
             unit_flag[u] = 0
+            for k in range(unit_inter_start[u], unit_inter_start[u + 1]):
+                x = unit_inters[k]
+                if inter_flag[x] == 0:
+                    inter_flag[x] = 1
+                    dirty_inters[work[NDIRTY_INTERS]] = x
+                    work[NDIRTY_INTERS] += 1
             lo, hi = unit_start[u], unit_start[u + 1]
             once = np.uint64(0)
             twice = np.uint64(0)
@@ -220,7 +239,57 @@ def propagate(
                         work,
                     )
             continue
-        # 3. One dirty cage, once the cheaper rules are quiet: keep the tuples that fit the masks, and
+        # 3. One dirty intersection x of units a and b, once singles are quiet (locked candidates): a value
+        #    that full unit a can place only inside x is removed from the rest of b, and the other way round.
+        if work[NDIRTY_INTERS] > 0:
+            work[NDIRTY_INTERS] -= 1
+            x = dirty_inters[work[NDIRTY_INTERS]]
+            inter_flag[x] = 0
+            inside = np.uint64(0)  # the values of x's undecided cells: naked singles dealt with the others
+            for k in range(inter_start[x], inter_start[x + 1]):
+                m = masks[inter_cells[k]]
+                if m & (m - one):
+                    inside |= m
+            if inside == 0:
+                continue
+            for side in range(2):
+                u = inter_units[2 * x + side]
+                if unit_start[u + 1] - unit_start[u] < n:
+                    continue
+                # the values of x that the rest of u lacks (the scan stops once it lacks none)
+                lone = inside
+                for k in range(rest_start[2 * x + side], rest_start[2 * x + side + 1]):
+                    lone &= ~masks[rest_cells[k]]
+                    if lone == 0:
+                        break
+                if lone == 0:
+                    continue
+                other = 2 * x + 1 - side
+                for k in range(rest_start[other], rest_start[other + 1]):
+                    cell = rest_cells[k]
+                    if masks[cell] & lone:
+                        new = masks[cell] & ~lone
+                        if new == 0:
+                            return False
+                        _change(
+                            cell,
+                            new,
+                            masks,
+                            trail_cell,
+                            trail_mask,
+                            state,
+                            cell_unit_start,
+                            cell_units,
+                            cell_cage,
+                            queue,
+                            dirty_units,
+                            unit_flag,
+                            dirty_cages,
+                            cage_flag,
+                            work,
+                        )
+            continue
+        # 4. One dirty cage, once the cheaper rules are quiet: keep the tuples that fit the masks, and
         #    narrow each cage cell to the values those tuples give it.
         if work[NDIRTY_CAGES] > 0:
             work[NDIRTY_CAGES] -= 1
@@ -283,8 +352,9 @@ def run_search(
     nunits = structure[0].shape[0] - 1
     ncages = structure[7].shape[0] - 1
     unit_start, unit_cells, peer_start, peers, cell_unit_start, cell_units, cell_cage = structure[:7]
-    cage_start, cage_cells, tuple_start = structure[7:]
-    queue, dirty_units, unit_flag, dirty_cages, cage_flag = scratch
+    cage_start, cage_cells, tuple_start = structure[7:10]
+    inter_start, inter_cells, inter_units, rest_start, rest_cells, unit_inter_start, unit_inters = structure[10:]
+    queue, dirty_units, unit_flag, dirty_cages, cage_flag, dirty_inters, inter_flag = scratch
     one = np.uint64(1)
     full = ~np.uint64(0) if n >= 64 else (one << np.uint64(n)) - one
     spent = 0  # nodes in this call
@@ -294,6 +364,9 @@ def run_search(
             # 1. A puzzle's root: load its masks, queue every single, mark every unit and cage dirty, propagate.
             for i in range(ncells):
                 masks[i] = starts[state[PUZZLE], i]
+            for x in range(inter_flag.shape[0]):  # a search cut short by its deadline may have left these set
+                inter_flag[x] = 0
+            work[QHEAD] = work[QTAIL] = work[NDIRTY_INTERS] = 0
             ok = True
             for cell in range(ncells):
                 m = masks[cell]
@@ -313,21 +386,29 @@ def run_search(
                 n, full, masks, trail_cell, trail_mask, state,
                 unit_start, unit_cells, peer_start, peers, cell_unit_start, cell_units, cell_cage, cage_start,
                 cage_cells, tuple_start, tuple_bits, queue, dirty_units, unit_flag, dirty_cages, cage_flag, work, union,
+                inter_start, inter_cells, inter_units, rest_start, rest_cells, unit_inter_start, unit_inters,
+                dirty_inters, inter_flag,
             )  # fmt: skip
             state[PHASE] = DESCEND if ok else DONE
             state[COMPLETE] = 0 if ok else 1
         elif phase == DESCEND:
-            # 2. After a consistent propagation: branch on the first cell with the fewest candidates (MRV).
+            # 2. After a consistent propagation: branch on a cell with the fewest candidates (MRV); among
+            #    bivalue cells, the one with the most undecided peers (degree: its choice constrains most).
             cell = -1
             fewest = 65
+            degree = -1
             for i in range(ncells):
                 m = masks[i]
                 if m & (m - one):
                     count = popcount(m)
-                    if count < fewest:
-                        cell, fewest = i, count
-                        if count == 2:
-                            break
+                    if count < fewest or count == fewest == 2:
+                        open_peers = 0
+                        if count == 2:  # degrees of bivalue cells only: a scan of every peer costs
+                            for k in range(peer_start[i], peer_start[i + 1]):
+                                pm = masks[peers[k]]
+                                open_peers += (pm & (pm - one)) != 0
+                        if count < fewest or open_peers > degree:
+                            cell, fewest, degree = i, count, open_peers
             if cell >= 0:
                 d = state[DEPTH] + 1
                 state[DEPTH] = d
@@ -369,7 +450,8 @@ def run_search(
             level_todo[d] = todo ^ bit
             state[NODES] += 1
             spent += 1
-            _clear(dirty_units, unit_flag, dirty_cages, cage_flag, work)  # what a failed propagation left behind
+            # what a failed propagation left behind
+            _clear(dirty_units, unit_flag, dirty_cages, cage_flag, dirty_inters, inter_flag, work)
             _change(
                 level_cell[d],
                 bit,
@@ -391,6 +473,8 @@ def run_search(
                 n, full, masks, trail_cell, trail_mask, state,
                 unit_start, unit_cells, peer_start, peers, cell_unit_start, cell_units, cell_cage, cage_start,
                 cage_cells, tuple_start, tuple_bits, queue, dirty_units, unit_flag, dirty_cages, cage_flag, work, union,
+                inter_start, inter_cells, inter_units, rest_start, rest_cells, unit_inter_start, unit_inters,
+                dirty_inters, inter_flag,
             ):  # fmt: skip
                 state[PHASE] = DESCEND
             else:
@@ -405,5 +489,5 @@ def run_search(
             state[PUZZLE] = p + 1
             state[PHASE] = START
             state[DEPTH] = state[TRAIL] = state[NODES] = state[BACKTRACKS] = state[COUNT] = 0
-            _clear(dirty_units, unit_flag, dirty_cages, cage_flag, work)
+            _clear(dirty_units, unit_flag, dirty_cages, cage_flag, dirty_inters, inter_flag, work)
     return FINISHED
