@@ -115,7 +115,7 @@ def test_planted_puzzles_come_back_solved(box, seed, fraction):
 def test_time_limit_is_honoured():
     """An empty 36x36 grid counted to a huge limit must stop at the time limit, not finish."""
     result = solve(sudoku_puzzle([0] * 36**2), limit=10**9, time_limit=0.5)
-    assert not result.complete and result.wall_s < 30
+    assert not result.complete and result.status == "timeout"
 
 
 def test_model_is_handed_to_users():
