@@ -3,10 +3,11 @@
 Modules:
   grid       GridPuzzle, Cage, and the solver-free checker (is_solution, explain_violation)
   cages      cage semantics: which value tuples a + - * / = or hidden-operator cage allows
-  sudoku     Sudoku of any box shape: units, readers and writers of its text formats, generators
-  mathdoku   Mathdoku/KenKen: cage files in six formats, hidden operators, bordered drawings, planting
+  sudoku     Sudoku of any box shape: units, readers and writers of its text formats
+  mathdoku   Mathdoku/KenKen: cage files in six formats, hidden operators, bordered drawings
   tatham     Keen and Solo game IDs from Simon Tatham's Portable Puzzle Collection
-  latin      Latin squares: random squares for planted puzzles
+  latin      Latin square completion (QWH) and its pls/qwh files
+  generate   every generator: complete grids, Sudoku punched while unique, planted Mathdoku, QWH holes
   formats    reading and writing puzzles whatever their family (the dispatch the command uses)
   solve      solve, count_solutions, is_unique through the backend registry
   crosscheck cross_check: several backends on one puzzle, and whether they agree

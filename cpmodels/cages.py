@@ -10,12 +10,19 @@ OPERATORS = ("+", "-", "*", "/", "=")
 
 OPERATOR_WORDS = {"+": "sum", "-": "difference", "*": "product", "/": "quotient", "=": "value"}
 
+ARITHMETIC = ("+", "-", "*", "/")
+"""The operators of cages of two or more cells."""
+
+
+def operators_for(size: int) -> tuple[str, ...]:
+    """The arithmetic operators a cage of `size` cells may carry: all four for 2 cells, + and * above, none for 1."""
+    return () if size == 1 else ARITHMETIC if size == 2 else ("+", "*")
+
 
 def holds(op: str | None, target: int, values: Sequence[int]) -> bool:
     """Whether `values` meet a cage's `op` and `target`; op None (hidden) accepts any operator that fits."""
     if op is None:
-        ops = ("=",) if len(values) == 1 else ("+", "*", "-", "/") if len(values) == 2 else ("+", "*")
-        return any(holds(o, target, values) for o in ops)
+        return any(holds(o, target, values) for o in operators_for(len(values)) or ("=",))
     if op == "=":
         return len(values) == 1 and values[0] == target
     if op == "+":

@@ -18,13 +18,14 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from . import formats, latin, mathdoku, sudoku
+from . import formats, mathdoku, sudoku
 from .backends import BACKENDS, SolveResult
 from .crosscheck import CrossCheck, cross_check
 from .errors import CpModelsError
 from .formats import Entry
 from .grid import GridPuzzle, cells_named
-from .solve import punch_while_unique, solve, unique_mathdoku
+from .generate import FAMILIES, generate
+from .solve import solve
 
 EXIT = {"unique": 0, "solved": 0, "multiple": 3, "none": 4, "timeout": 5, "bad input": 2, "disagree": 6}
 SEVERITY = ["disagree", "bad input", "timeout", "none", "multiple", "unique", "solved"]
@@ -89,7 +90,7 @@ def _add_generate(sub: argparse._SubParsersAction) -> None:
     """The `generate` subcommand and its options."""
     p = sub.add_parser("generate", help=GENERATE_HELP, description=GENERATE_HELP, epilog=EXIT_HELP)
     p.set_defaults(run=_run_generate, command="generate")
-    p.add_argument("family", choices=tuple(DEFAULT_OUTPUT), help="what to generate")
+    p.add_argument("family", choices=FAMILIES, help="what to generate")
     p.add_argument("--order", type=int, default=None, metavar="N", help="order (default: 9 for sudoku, 6, 10)")
     p.add_argument("--box", type=_box_argument, default=None, metavar="RxC", help="Sudoku box shape")
     p.add_argument(
@@ -379,22 +380,11 @@ def _run_generate(args: argparse.Namespace) -> int:
     if args.count < 0 or (args.order is not None and not 1 <= args.order <= 64):
         raise CpModelsError("--count must be at least 0 and --order in 1..64")
     rng = random.Random(args.seed)
+    options = {k: getattr(args, k) for k in ("order", "box", "holes", "balanced", "max_cage", "backend")}
     for _ in range(args.count):
-        print(formats.write_puzzle(_generated(args, rng), args.to or DEFAULT_OUTPUT[args.family]))
+        puzzle = generate(args.family, rng, **options)
+        print(formats.write_puzzle(puzzle, args.to or DEFAULT_OUTPUT[args.family]))
     return 0
-
-
-def _generated(args: argparse.Namespace, rng: random.Random) -> GridPuzzle:
-    """One new puzzle of the family and size `args` asks for."""
-    if args.family == "sudoku":
-        box = args.box or sudoku.default_box(args.order or 9)
-        solved = sudoku.sudoku_puzzle(sudoku.random_grid(box, rng), box)
-        return punch_while_unique(solved, rng, backend=args.backend, holes=args.holes)
-    if args.family == "mathdoku":
-        return unique_mathdoku(args.order or 6, rng, backend=args.backend, max_cage=args.max_cage)[0]
-    n = args.order or 10
-    holes = latin.peak_holes(n) if args.holes is None else args.holes
-    return latin.qwh(n, holes, rng, args.balanced)[0]
 
 
 def _run_convert(args: argparse.Namespace) -> int:

@@ -18,7 +18,6 @@ and a single-cell cage (+, * or hidden) is a given, op `=`. So read(write(p)) ==
 from __future__ import annotations
 
 import json
-import random
 import re
 import string
 from collections.abc import Callable, Iterable, Sequence
@@ -30,7 +29,6 @@ from . import cages as cage_rules
 from .errors import CpModelsError, ParseError, PuzzleError
 from .formats import Entry, content_lines, entry_from
 from .grid import Cage, Cell, GridPuzzle, cell_name, cells_named, latin_units
-from .latin import random_latin_square
 
 FORMATS = ("cagelist", "lettergrid", "indexgrid", "oneline", "cellnames", "json")
 """The Mathdoku text formats, by name."""
@@ -39,7 +37,6 @@ OPERATOR_ALIASES = {"x": "*", "X": "*", "×": "*", "÷": "/", "−": "-"}
 LETTERS = string.ascii_lowercase + string.ascii_uppercase
 """Cage letters of the lettergrid format, in the order the writer assigns them."""
 HIDDEN_CAPABLE = ("json", "oneline", "lettergrid")
-_ARITHMETIC = ("+", "-", "*", "/")
 CHECK_LIMIT = 10**8
 """Cages with more candidate tuples than this (n ** cells) are taken as reachable without a search."""
 
@@ -137,15 +134,10 @@ def ambiguous_cages(puzzle: GridPuzzle) -> list[tuple[int, tuple[str, ...]]]:
     """The 1-based cages of 2+ cells whose target some values meet under several operators, with those operators."""
     found = []
     for k, cage in enumerate(puzzle.cages, start=1):
-        ops = tuple(op for op in _operators_for(len(cage.cells)) if _reachable(cage.cells, op, cage.target, puzzle.n))
+        ops = tuple(op for op in cage_rules.operators_for(len(cage.cells)) if _reachable(cage.cells, op, cage.target, puzzle.n))
         if len(ops) > 1:
             found.append((k, ops))
     return found
-
-
-def _operators_for(size: int) -> tuple[str, ...]:
-    """The operators a cage of `size` cells may carry (none for a given)."""
-    return () if size == 1 else _ARITHMETIC if size == 2 else ("+", "*")
 
 
 # ---- reading: shared machinery -------------------------------------------------------------
@@ -879,52 +871,3 @@ def _wall_line(owner: dict[Cell, int], n: int, r: int, width: int) -> str:
         if c < n:
             parts.append(("-" if split(r - 1, c, r, c) else " ") * width)
     return "".join(parts)
-
-
-# ---- generating ----------------------------------------------------------------------------
-
-
-def random_puzzle(
-    n: int, rng: random.Random, max_cage: int = 4, ops: Sequence[str] = ("+", "-", "*", "/")
-) -> tuple[GridPuzzle, tuple[int, ...]]:
-    """A planted order-n Mathdoku and its Latin square: connected cages of 1..max_cage cells, fitting operators."""
-    unknown = set(ops) - set(_ARITHMETIC)
-    if unknown or max_cage < 1:
-        raise CpModelsError(f"random_puzzle takes max_cage >= 1 and ops among + - * /, not {max_cage}, {sorted(ops)}")
-    square = random_latin_square(n, rng)
-    cages: list[Cage] = []
-    for cells in _random_partition(n, rng, max_cage):
-        cages.extend(_planted_cages(cells, [square[r * n + c] for r, c in cells], rng, ops))
-    return mathdoku_puzzle(n, cages), square
-
-
-def _random_partition(n: int, rng: random.Random, max_cage: int) -> list[list[Cell]]:
-    """The n x n cells split into orthogonally connected groups of 1..max_cage cells, at random."""
-    free = {(r, c) for r in range(n) for c in range(n)}
-    groups = []
-    for start in rng.sample(sorted(free), len(free)):
-        if start not in free:
-            continue
-        group, size = [start], rng.randint(1, max_cage)
-        free.discard(start)
-        while len(group) < size:
-            frontier = sorted(
-                {step for r, c in group for step in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1))} & free
-            )
-            if not frontier:
-                break
-            group.append(rng.choice(frontier))
-            free.discard(group[-1])
-        groups.append(group)
-    return groups
-
-
-def _planted_cages(cells: list[Cell], values: list[int], rng: random.Random, ops: Sequence[str]) -> list[Cage]:
-    """A cage over `cells` with a random operator in `ops` that fits `values`; single givens if none fits."""
-    low, high = min(values), max(values)
-    targets = {"+": sum(values), "*": prod(values), "-": high - low, "/": high // low}
-    fits = [op for op in ops if op in _operators_for(len(cells)) and (op != "/" or high % low == 0)]
-    if not fits:
-        return [Cage((cell,), "=", v) for cell, v in zip(cells, values)]
-    op = rng.choice(fits)
-    return [Cage(tuple(cells), op, targets[op])]

@@ -11,7 +11,6 @@ Read (auto-detected, or forced with `fmt`):
 from __future__ import annotations
 
 import json
-import random
 import re
 from collections.abc import Iterator, Sequence
 from functools import partial
@@ -258,30 +257,3 @@ def format_json(grid: Sequence[int], box: tuple[int, int] | None = None) -> str:
     n = isqrt(len(grid))
     rows = [list(grid[r * n : (r + 1) * n]) for r in range(n)]
     return json.dumps({"n": n, "box": list(box) if box else None, "grid": rows})
-
-
-# ---- generating ----------------------------------------------------------------------------
-
-
-def pattern_grid(box: tuple[int, int]) -> tuple[int, ...]:
-    """A solved Sudoku grid of the given box shape, from the classic shifted-row pattern."""
-    br, bc = box
-    n = br * bc
-    return tuple((bc * (r % br) + r // br + c) % n + 1 for r in range(n) for c in range(n))
-
-
-def random_grid(box: tuple[int, int], rng: random.Random) -> tuple[int, ...]:
-    """A random solved grid: pattern_grid with values relabelled and bands, stacks, rows, columns shuffled."""
-    br, bc = box
-    n = br * bc
-    rows = [b * br + r for b in rng.sample(range(bc), bc) for r in rng.sample(range(br), br)]
-    cols = [s * bc + c for s in rng.sample(range(br), br) for c in rng.sample(range(bc), bc)]
-    relabel = [0, *rng.sample(range(1, n + 1), n)]
-    base = pattern_grid(box)
-    return tuple(relabel[base[r * n + c]] for r in rows for c in cols)
-
-
-def punch(grid: Sequence[int], holes: int, rng: random.Random) -> tuple[int, ...]:
-    """`grid` with `holes` cells, chosen uniformly at random, emptied (set to 0)."""
-    emptied = set(rng.sample(range(len(grid)), min(holes, len(grid))))
-    return tuple(0 if i in emptied else v for i, v in enumerate(grid))

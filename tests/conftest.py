@@ -5,8 +5,9 @@ from pathlib import Path
 
 import pytest
 
+from cpmodels.generate import random_grid
 from cpmodels.grid import GridPuzzle
-from cpmodels.sudoku import random_grid, sudoku_puzzle
+from cpmodels.sudoku import sudoku_puzzle
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"

@@ -7,10 +7,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cpmodels import BACKENDS, GridPuzzle, is_solution, solve
+from cpmodels.generate import planted_mathdoku, punch, qwh, random_grid
 from cpmodels.grid import latin_units
-from cpmodels.latin import qwh
-from cpmodels.mathdoku import hide_operators, random_puzzle
-from cpmodels.sudoku import punch, random_grid, read_text, sudoku_puzzle
+from cpmodels.mathdoku import hide_operators
+from cpmodels.sudoku import read_text, sudoku_puzzle
 from cpmodels.tatham import read_keen
 
 from .conftest import FIXTURES, data_lines, unsolvable_sudoku
@@ -30,7 +30,7 @@ def _cases():
         grid = random_grid(box, rng)
         yield f"sudoku{box[0]}x{box[1]}", sudoku_puzzle(punch(grid, len(grid) // 2, rng), box), None
     for n in (3, 4, 5, 6):
-        puzzle, _ = random_puzzle(n, rng)
+        puzzle, _ = planted_mathdoku(n, rng)
         yield f"mathdoku{n}", puzzle, None
         yield f"mathdoku{n}-hidden", hide_operators(puzzle), None
     yield "qwh10", qwh(10, 42, rng)[0], None

@@ -13,9 +13,10 @@ from cpmodels import BACKENDS, Cage, CpModelsError, GridPuzzle, is_solution, sol
 from cpmodels.backends import backtrack as backtrack_module
 from cpmodels.backends.backtrack import BacktrackBackend, compile_puzzle, solve_batch
 from cpmodels.backends.cpsat import CpsatBackend
+from cpmodels.generate import planted_mathdoku, punch, random_grid
 from cpmodels.grid import latin_units
-from cpmodels.mathdoku import hide_operators, mathdoku_puzzle, random_puzzle
-from cpmodels.sudoku import punch, random_grid, read_text
+from cpmodels.mathdoku import hide_operators, mathdoku_puzzle
+from cpmodels.sudoku import read_text
 
 from .conftest import FIXTURES, data_lines
 
@@ -97,7 +98,7 @@ def test_planted_64x64_sudoku():
 @pytest.mark.parametrize("n", [3, 4, 5, 6, 7])
 def test_planted_mathdoku_and_its_hidden_operator_version_agree_with_cpsat(n):
     for seed in range(3):
-        puzzle, square = random_puzzle(n, random.Random(n * 100 + seed))
+        puzzle, square = planted_mathdoku(n, random.Random(n * 100 + seed))
         agree_with_cpsat(puzzle)
         assert square in solve(puzzle, backend="backtrack", limit=50).solutions
         hidden = hide_operators(puzzle)
@@ -145,7 +146,7 @@ def test_planted_puzzles_come_back_solved(box, seed, fraction):
 @given(n=st.integers(3, 5), seed=st.integers(0, 2**32))
 def test_mathdoku_with_a_wrong_target_is_unsolvable_or_agrees(n, seed):
     """A planted Mathdoku with one cage target raised by one: the backends agree (usually on none)."""
-    puzzle, _ = random_puzzle(n, random.Random(seed))
+    puzzle, _ = planted_mathdoku(n, random.Random(seed))
     cages = list(puzzle.cages)
     k = random.Random(seed).randrange(len(cages))
     cages[k] = Cage(cages[k].cells, cages[k].op, cages[k].target + 1)

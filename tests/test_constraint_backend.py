@@ -22,9 +22,10 @@ from cpmodels.backends import constraint as constraint_backend
 from cpmodels.backends.constraint import ConstraintBackend, build_model, library
 from cpmodels.backends.cpsat import CpsatBackend
 from cpmodels.errors import BackendUnavailableError, CpModelsError
+from cpmodels.generate import planted_mathdoku, punch, random_grid
 from cpmodels.grid import latin_units
-from cpmodels.mathdoku import hide_operators, random_puzzle
-from cpmodels.sudoku import punch, random_grid, read_text
+from cpmodels.mathdoku import hide_operators
+from cpmodels.sudoku import read_text
 
 from .conftest import shared_data
 
@@ -86,14 +87,14 @@ def test_planted_sudoku_agrees_with_cpsat(box, seed):
 @pytest.mark.parametrize("n", [3, 4, 5, 6])
 @pytest.mark.parametrize("seed", range(3))
 def test_planted_mathdoku_agrees_with_cpsat(n, seed):
-    puzzle, square = random_puzzle(n, random.Random(n * 100 + seed))
+    puzzle, square = planted_mathdoku(n, random.Random(n * 100 + seed))
     result = agree_with_cpsat(puzzle)
     assert result.count == 2 or result.solutions == [square]
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_planted_mathdoku_with_hidden_operators_agrees_with_cpsat(n):
-    puzzle, _ = random_puzzle(n, random.Random(n))
+    puzzle, _ = planted_mathdoku(n, random.Random(n))
     agree_with_cpsat(hide_operators(puzzle))
 
 
@@ -131,7 +132,7 @@ def test_unsolvable_mathdoku_agrees_with_cpsat():
 
 
 def test_givens_inside_cages_and_a_full_grid():
-    puzzle, square = random_puzzle(4, random.Random(3))
+    puzzle, square = planted_mathdoku(4, random.Random(3))
     half = tuple(v if i % 2 else 0 for i, v in enumerate(square))
     agree_with_cpsat(puzzle.with_givens(half))
     full = solve(puzzle.with_givens(square), backend="constraint", limit=2)
@@ -140,7 +141,7 @@ def test_givens_inside_cages_and_a_full_grid():
 
 def test_large_cages_are_checked_not_tabled(monkeypatch):
     monkeypatch.setattr(constraint_backend, "TABLE_LIMIT", 10)
-    puzzle, _ = random_puzzle(4, random.Random(11))
+    puzzle, _ = planted_mathdoku(4, random.Random(11))
     assert build_model(puzzle).checks
     agree_with_cpsat(puzzle)
     agree_with_cpsat(hide_operators(puzzle))
@@ -160,7 +161,7 @@ def test_time_limit_stops_a_search_that_cannot_finish():
 
 
 def test_time_limit_returns_complete_answers_from_the_child():
-    puzzle, _ = random_puzzle(5, random.Random(5))
+    puzzle, _ = planted_mathdoku(5, random.Random(5))
     result = solve(puzzle, backend="constraint", limit=2, time_limit=30)
     expected = CpsatBackend().solve(puzzle, limit=2)
     assert (result.status, result.count) == (expected.status, expected.count)

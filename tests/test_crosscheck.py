@@ -10,9 +10,9 @@ from cpmodels.backends.constraint import ConstraintBackend, library
 from cpmodels.backends.cpsat import CpsatBackend
 from cpmodels.crosscheck import cross_check
 from cpmodels.errors import UnknownBackendError
+from cpmodels.generate import planted_mathdoku, punch, random_grid
 from cpmodels.grid import latin_units
-from cpmodels.mathdoku import hide_operators, random_puzzle
-from cpmodels.sudoku import punch, random_grid
+from cpmodels.mathdoku import hide_operators
 
 pytestmark = pytest.mark.skipif(library() is None, reason="python-constraint2 is not installed")
 
@@ -69,7 +69,7 @@ def test_backends_agree_on_planted_sudoku(registry, seed):
 
 @pytest.mark.parametrize("n", [3, 4, 5, 6])
 def test_backends_agree_on_planted_mathdoku_with_and_without_operators(registry, n):
-    puzzle, _ = random_puzzle(n, random.Random(n))
+    puzzle, _ = planted_mathdoku(n, random.Random(n))
     assert cross_check(puzzle).agree
     assert cross_check(hide_operators(puzzle)).agree
 

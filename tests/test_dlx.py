@@ -19,9 +19,10 @@ from cpmodels.backends.dlx import (
     write_dlx,
     write_exact_cover,
 )
+from cpmodels.generate import planted_mathdoku, punch, random_grid
 from cpmodels.grid import latin_units
-from cpmodels.mathdoku import hide_operators, mathdoku_puzzle, random_puzzle
-from cpmodels.sudoku import punch, random_grid, read_text, sudoku_units
+from cpmodels.mathdoku import hide_operators, mathdoku_puzzle
+from cpmodels.sudoku import read_text, sudoku_units
 
 from .conftest import FIXTURES, data_lines, shared_data
 
@@ -121,7 +122,7 @@ def test_planted_sudoku_agrees_with_cpsat(box, seed, fraction):
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(n=st.integers(3, 7), seed=st.integers(0, 2**32), hidden=st.booleans())
 def test_planted_mathdoku_agrees_with_cpsat(n, seed, hidden):
-    puzzle, square = random_puzzle(n, random.Random(seed))
+    puzzle, square = planted_mathdoku(n, random.Random(seed))
     puzzle = hide_operators(puzzle) if hidden else puzzle
     count = agree_with_cpsat(puzzle)
     assert count >= 1
@@ -216,8 +217,8 @@ def small_puzzles() -> list[GridPuzzle]:
     """A planted Mathdoku of order 4, a hidden-operator one of order 5, a 4x4 Sudoku with 10 givens."""
     rng = random.Random(7)
     return [
-        random_puzzle(4, rng)[0],
-        hide_operators(random_puzzle(5, rng)[0]),
+        planted_mathdoku(4, rng)[0],
+        hide_operators(planted_mathdoku(5, rng)[0]),
         sudoku_puzzle(punch(random_grid((2, 2), rng), 6, rng), (2, 2)),
     ]
 

@@ -7,8 +7,8 @@ import pytest
 from cpmodels import count_solutions, solve
 from cpmodels.cli import main
 from cpmodels.formats import read_text
-from cpmodels.solve import punch_while_unique, unique_mathdoku
-from cpmodels.sudoku import random_grid, sudoku_puzzle
+from cpmodels.generate import punch_while_unique, random_grid, unique_mathdoku
+from cpmodels.sudoku import sudoku_puzzle
 
 
 def generated(capsys, *argv):

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from cpmodels import count_solutions, is_solution, solve, sudoku_puzzle
 from cpmodels.errors import CpModelsError, ParseError, PuzzleError
+from cpmodels.generate import planted_mathdoku, random_latin_square
 from cpmodels.grid import Cage
-from cpmodels.latin import random_latin_square
 from cpmodels.mathdoku import (
     FORMATS,
     HIDDEN_CAPABLE,
@@ -23,7 +23,6 @@ from cpmodels.mathdoku import (
     format_solution,
     hide_operators,
     mathdoku_puzzle,
-    random_puzzle,
     read_oneline_records,
     read_puzzle,
     read_text,
@@ -118,7 +117,7 @@ def test_oneline_writer_fields() -> None:
 @settings(max_examples=30, deadline=None)
 @given(n=st.integers(3, 7), seed=st.integers(0, 2**32 - 1), max_cage=st.integers(1, 5))
 def test_planted_puzzles_are_solved_and_checked(n: int, seed: int, max_cage: int) -> None:
-    puzzle, square = random_puzzle(n, random.Random(seed), max_cage=max_cage)
+    puzzle, square = planted_mathdoku(n, random.Random(seed), max_cage=max_cage)
     assert is_solution(puzzle, square) and is_solution(hide_operators(puzzle), square)
     assert all(len(c.cells) <= max_cage for c in puzzle.cages) and disconnected_cages(puzzle) == []
     result = solve(puzzle, limit=2)
@@ -129,7 +128,7 @@ def test_planted_puzzles_are_solved_and_checked(n: int, seed: int, max_cage: int
 @settings(max_examples=20, deadline=None)
 @given(n=st.integers(2, 7), seed=st.integers(0, 2**32 - 1))
 def test_planted_puzzles_round_trip(n: int, seed: int) -> None:
-    puzzle, _ = random_puzzle(n, random.Random(seed))
+    puzzle, _ = planted_mathdoku(n, random.Random(seed))
     for fmt in FORMATS:
         assert read_puzzle(write(puzzle, fmt), fmt=fmt) == puzzle
     hidden = hide_operators(puzzle)
@@ -147,10 +146,10 @@ def test_random_latin_square_is_latin(n: int, seed: int) -> None:
 
 
 def test_random_puzzle_respects_ops() -> None:
-    puzzle, square = random_puzzle(5, random.Random(7), ops=("-", "/"))
+    puzzle, square = planted_mathdoku(5, random.Random(7), ops=("-", "/"))
     assert {c.op for c in puzzle.cages} <= {"-", "/", "="} and is_solution(puzzle, square)
     with pytest.raises(CpModelsError, match="ops among"):
-        random_puzzle(4, random.Random(1), ops=("%",))
+        planted_mathdoku(4, random.Random(1), ops=("%",))
 
 
 # ---- no solution and several solutions -----------------------------------------------------
@@ -446,7 +445,7 @@ def test_format_solution_draws_walls_labels_and_values() -> None:
 
 
 def test_format_solution_order_12() -> None:
-    puzzle, square = random_puzzle(12, random.Random(12))
+    puzzle, square = planted_mathdoku(12, random.Random(12))
     drawing = format_solution(puzzle, square).split("\n")
     assert len(drawing) == 3 * 12 + 1 and len({len(line) for line in drawing}) == 1
     assert " 12 " in drawing[2 + 3 * (square.index(12) // 12)]
@@ -500,7 +499,7 @@ def test_originals_match_handmade(folder: str, fmt: str) -> None:
 @pytest.mark.parametrize("n", [10, 11, 12])
 def test_orders_above_nine_in_every_format(n: int) -> None:
     """Orders 10 to 12 round-trip through every format that can express them and solve to a checked grid."""
-    puzzle, square = random_puzzle(n, random.Random(n), max_cage=3)
+    puzzle, square = planted_mathdoku(n, random.Random(n), max_cage=3)
     for fmt in FORMATS:
         try:
             text = write(puzzle, fmt)

@@ -5,6 +5,7 @@ import random
 import pytest
 
 from cpmodels.errors import ParseError, PuzzleError
+from cpmodels.generate import punch, random_grid
 from cpmodels.sudoku import (
     box_of,
     default_box,
@@ -12,8 +13,6 @@ from cpmodels.sudoku import (
     format_json,
     format_line,
     parse_box,
-    punch,
-    random_grid,
     read_puzzle,
     read_text,
     sudoku_puzzle,

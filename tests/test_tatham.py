@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 
 from cpmodels import is_solution, solve
 from cpmodels.errors import CpModelsError, ParseError
+from cpmodels.generate import punch, random_grid
 from cpmodels.grid import Cage, GridPuzzle, latin_units
-from cpmodels.sudoku import punch, random_grid, sudoku_puzzle, sudoku_units
+from cpmodels.sudoku import sudoku_puzzle, sudoku_units
 from cpmodels.tatham import detect, read_keen, read_solo, read_text, write_keen, write_solo
 
 KEEN4 = "4:_a_6bb_a_a3,a7d2m3s2a5d2m12"
