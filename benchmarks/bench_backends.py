@@ -32,7 +32,7 @@ import numpy as np
 from cpmodels import BACKENDS, GridPuzzle, SolveResult, is_solution
 from cpmodels.backends.base import Backend
 from cpmodels.formats import content_lines, read_text
-from cpmodels.sudoku import SYMBOLS
+from cpmodels.formats.sudoku import SYMBOLS
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = REPO.parent / "shared" / "data"

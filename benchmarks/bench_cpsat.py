@@ -27,7 +27,7 @@ import ortools
 from cpmodels import GridPuzzle, is_solution
 from cpmodels.backends.cpsat import CpsatBackend, build_model, clear_caches
 from cpmodels.formats import content_lines
-from cpmodels.sudoku import SYMBOLS
+from cpmodels.formats.sudoku import SYMBOLS
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = REPO.parent / "shared" / "data"
@@ -191,7 +191,7 @@ def sudoku_table(rows: list[tuple[str, int, Tally]], keys: list[str]) -> None:
 
 def run_sudoku(args: argparse.Namespace) -> int:
     """Benchmark CP-SAT on 9x9 Sudoku files, then a capped run on 16x16 and 25x25."""
-    from cpmodels.sudoku import read_text
+    from cpmodels.formats.sudoku import read_text
 
     print_header("Sudoku 9x9, CP-SAT (ms per puzzle; per-puzzle median of repeats, then median / max)")
     rows = bench_files(args, "sudoku9", args.files, read_text, args.repeats, args.time_limit)
@@ -223,7 +223,7 @@ def bench_files(args, folder: str, specs, reader, repeats: int, time_limit: floa
 
 def run_kenken(args: argparse.Namespace) -> int:
     """Benchmark CP-SAT uniqueness proofs on Kenken files by order, table against arithmetic cages."""
-    from cpmodels.mathdoku import read_text
+    from cpmodels.formats.mathdoku import read_text
 
     by_order: dict[int, Tally] = {}
     for spec in args.files:

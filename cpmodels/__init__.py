@@ -1,14 +1,17 @@
 """cpmodels: constraint-programming models of grid puzzles, cross-checked by independent solvers.
 
-Modules:
-  grid       GridPuzzle, Cage, and the solver-free checker (is_solution, explain_violation)
-  cages      cage semantics: which value tuples a + - * / = or hidden-operator cage allows
-  sudoku     Sudoku of any box shape: units, readers and writers of its text formats
-  mathdoku   Mathdoku/KenKen: cage files in six formats, hidden operators, bordered drawings
-  tatham     Keen and Solo game IDs from Simon Tatham's Portable Puzzle Collection
-  latin      Latin square completion (QWH) and its pls/qwh files
+Modules (imports run one way: cli -> generate, solve, crosscheck -> backends and formats -> the family
+modules -> grid -> cages, errors):
+  grid       GridPuzzle, Cage, the glossary of the package's words, the solver-free checker (is_solution)
+  cages      every cage rule: allowed value tuples, cells per operator, operators per size, reachability,
+             connectivity
+  sudoku     Sudoku of any box shape: box shapes, units, the puzzle
+  mathdoku   Mathdoku/KenKen: the validated canonical puzzle, hidden operators, ambiguous and disconnected cages
+  latin      Latin square completion (QWH): the puzzle
+  formats    every text format in one registry (FORMATS): detect, read_text, write_puzzle, write_solution;
+             formats.text holds the located-text primitives, then one module per family of formats:
+             sudoku (line, grid, JSON), mathdoku (six cage files), latin (pls, qwh), tatham (Keen, Solo), dlx
   generate   every generator: complete grids, Sudoku punched while unique, planted Mathdoku, QWH holes
-  formats    reading and writing puzzles whatever their family (the dispatch the command uses)
   solve      solve, count_solutions, is_unique through the backend registry
   crosscheck cross_check: several backends on one puzzle, and whether they agree
   backends   the registry (BACKENDS) and one module per backend: cpsat, dlx, backtrack, constraint

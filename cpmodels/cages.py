@@ -1,4 +1,8 @@
-"""Cage semantics, defined once: which value tuples a cage allows in an order-n grid."""
+"""Every cage rule, defined once, and nowhere else.
+
+Which value tuples a cage allows in an order-n grid, how many cells each operator takes, which operators
+suit which sizes, whether a target can be reached, and whether a cage's cells are connected.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +16,20 @@ OPERATOR_WORDS = {"+": "sum", "-": "difference", "*": "product", "/": "quotient"
 
 ARITHMETIC = ("+", "-", "*", "/")
 """The operators of cages of two or more cells."""
+
+CELLS_NEEDED = {"-": 2, "/": 2, "=": 1}
+"""The operators that take an exact number of cells, and that number; + * and hidden take any."""
+
+SEARCH_LIMIT = 10**8
+"""Cages with more candidate tuples than this (n ** cells) are taken as reachable without a search."""
+
+
+def size_problem(op: str | None, size: int) -> str | None:
+    """Why a cage of `size` cells cannot carry `op` (`'-' needs exactly 2 cells`), or None when it can."""
+    need = CELLS_NEEDED.get(op or "")
+    if need is None or need == size:
+        return None
+    return f"'{op}' needs exactly {need} cell{'s' if need > 1 else ''}"
 
 
 def operators_for(size: int) -> tuple[str, ...]:
@@ -35,6 +53,36 @@ def holds(op: str | None, target: int, values: Sequence[int]) -> bool:
     if op == "-":
         return high - low == target
     return high == low * target  # "/": exact, never truncated
+
+
+def is_reachable(cells: Sequence[tuple[int, int]], op: str | None, target: int, n: int) -> bool:
+    """Whether the cage allows some tuple; taken as so for cages too large to search (n ** cells > SEARCH_LIMIT)."""
+    return n ** len(cells) > SEARCH_LIMIT or has_allowed_tuple(cells, op, target, n)
+
+
+def unreachable_reason(cells: Sequence[tuple[int, int]], op: str | None, target: int, n: int) -> str | None:
+    """Why no values 1..n meet the cage (`no two values in 1..6 have quotient 7`), or None when some can."""
+    if is_reachable(cells, op, target, n):
+        return None
+    if op == "=":
+        return f"{target} is not a value in 1..{n}"
+    count = "two" if len(cells) == 2 else str(len(cells))
+    if op is None:
+        return f"no {count} values in 1..{n} make {target} with any operator"
+    return f"no {count} values in 1..{n} have {OPERATOR_WORDS[op]} {target}"
+
+
+def is_connected(cells: Sequence[tuple[int, int]]) -> bool:
+    """Whether `cells` form one orthogonally connected region."""
+    todo, seen = [cells[0]], {cells[0]}
+    members = set(cells)
+    while todo:
+        r, c = todo.pop()
+        for step in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+            if step in members and step not in seen:
+                seen.add(step)
+                todo.append(step)
+    return len(seen) == len(members)
 
 
 def conflicts(cells: Sequence[tuple[int, int]]) -> list[list[int]]:

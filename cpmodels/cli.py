@@ -8,31 +8,49 @@ file of many puzzles the code is that of the worst outcome, in the order 6, 2, 5
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import random
 import re
+import signal
 import sys
+import threading
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from tqdm import tqdm
 
-from . import formats, mathdoku, sudoku
-from .backends import BACKENDS, SolveResult
+from . import __version__, formats, mathdoku, sudoku
+from .backends import BACKENDS, SolveResult, format_stats
 from .crosscheck import CrossCheck, cross_check
-from .errors import CpModelsError
+from .errors import CpModelsError, ParseError
 from .formats import Entry
-from .grid import GridPuzzle, cells_named
 from .generate import FAMILIES, generate
+from .grid import GridPuzzle, cells_named
 from .solve import solve
 
-EXIT = {"unique": 0, "solved": 0, "multiple": 3, "none": 4, "timeout": 5, "bad input": 2, "disagree": 6}
+EXIT = {
+    "unique": 0,
+    "solved": 0,
+    "multiple": 3,
+    "none": 4,
+    "timeout": 5,
+    "bad input": 2,
+    "disagree": 6,
+    "closed pipe": 141,
+}
 SEVERITY = ["disagree", "bad input", "timeout", "none", "multiple", "unique", "solved"]
 EXIT_HELP = (
     "exit codes: 0 solved/unique, 2 bad input, 3 multiple solutions, 4 no solution, 5 timeout, "
-    "6 engines disagree (check), 1 internal error"
+    "6 engines disagree (check), 130 Ctrl-C, 143 terminated (what finished is printed), 141 output pipe closed, "
+    "1 internal error"
 )
+MAX_SECONDS = 366 * 86400.0
+"""The longest --time-limit: a year; longer is no limit at all, and leaving the option out says so."""
+MAX_LIMIT = 2**62
+"""The largest --limit: counts beyond it do not fit the native engines' 64-bit counters."""
 CHECK_ENGINES = ("cpsat", "dlx", "backtrack")
 """The engines `check` cross-checks by default: independent, and each fast enough for files of puzzles."""
 COMMANDS = {
@@ -43,17 +61,43 @@ COMMANDS = {
 }
 GENERATE_HELP = "generate puzzles: Sudoku and Mathdoku with one solution, QWH at a chosen number of holes"
 DEFAULT_OUTPUT = {"sudoku": "line", "mathdoku": "oneline", "qwh": "qwh"}
+RAW = argparse.RawDescriptionHelpFormatter
+"""Help that keeps the line breaks of its epilog (the table of formats)."""
+
+
+def _formats_epilog(command: str) -> str:
+    """A subcommand's help epilog: the formats it reads or writes, one a line with its families, then exit codes."""
+    if command == "generate":
+        heading, names = "output formats:", formats.output_formats()
+    elif command == "convert":
+        heading, names = "formats (--from: detected unless given; --to: any):", tuple(formats.FORMATS)
+    else:
+        heading, names = "input formats (detected unless --from gives one):", formats.input_formats()
+    return f"{heading}\n{formats.help_table(names)}\n\n{EXIT_HELP}"
+
+
+class Interrupted(Exception):
+    """Ctrl-C or SIGTERM arrived: stop, keep what finished, exit with `code` (128 + the signal)."""
+
+    def __init__(self, code: int, why: str) -> None:
+        super().__init__(why)
+        self.code = code
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     args = _parser().parse_args(argv)
+    outcomes: list[str] = []
     try:
-        _warm_up(_engines(args))
-        return args.run(args)
+        with _signals_interrupt():
+            _check_options(args)
+            _warm_up(_engines(args))
+            return args.run(args, outcomes)
     except CpModelsError as e:
         print(f"cpmodels: {e}", file=sys.stderr)
         return EXIT["bad input"]
+    except Interrupted as e:
+        return _stopped(args, outcomes, e)
 
 
 def main_exit() -> None:
@@ -63,8 +107,36 @@ def main_exit() -> None:
         sys.stdout.flush()
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        code = 1
+        code = EXIT["closed pipe"]
     sys.exit(code)
+
+
+@contextmanager
+def _signals_interrupt() -> Iterator[None]:
+    """Within the block, Ctrl-C and SIGTERM raise Interrupted (exit 130 and 143) instead of killing the process."""
+
+    def stop(signum: int, _frame: object) -> None:
+        raise Interrupted(128 + signum, "interrupted" if signum == signal.SIGINT else "terminated")
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+
+
+def _stopped(args: argparse.Namespace, outcomes: list[str], stop: Interrupted) -> int:
+    """Report an interrupted run: what finished (check's summary table), one line on stderr; the exit code."""
+    tqdm.write("", file=sys.stderr)
+    if args.command == "check":
+        _print_summary(outcomes)
+    sys.stdout.flush()
+    print(f"cpmodels: {stop}; {len(outcomes)} puzzle(s) finished before it", file=sys.stderr)
+    return stop.code
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -75,9 +147,10 @@ def _parser() -> argparse.ArgumentParser:
         epilog=EXIT_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"cpmodels {__version__}")
     sub = parser.add_subparsers(required=True, metavar="COMMAND")
     for name, help_ in COMMANDS.items():
-        p = sub.add_parser(name, help=help_, description=help_, epilog=EXIT_HELP)
+        p = sub.add_parser(name, help=help_, description=help_, epilog=_formats_epilog(name), formatter_class=RAW)
         p.set_defaults(run=globals()[f"_run_{name}"], command=name)
         _add_input_arguments(p, name)
         if name != "convert":
@@ -88,29 +161,39 @@ def _parser() -> argparse.ArgumentParser:
 
 def _add_generate(sub: argparse._SubParsersAction) -> None:
     """The `generate` subcommand and its options."""
-    p = sub.add_parser("generate", help=GENERATE_HELP, description=GENERATE_HELP, epilog=EXIT_HELP)
+    p = sub.add_parser(
+        "generate",
+        help=GENERATE_HELP,
+        description=GENERATE_HELP,
+        epilog=_formats_epilog("generate"),
+        formatter_class=RAW,
+    )
     p.set_defaults(run=_run_generate, command="generate")
     p.add_argument("family", choices=FAMILIES, help="what to generate")
-    p.add_argument("--order", type=int, default=None, metavar="N", help="order (default: 9 for sudoku, 6, 10)")
+    p.add_argument(
+        "--order", type=_integer_in(1, 64), default=None, metavar="N", help="order 1..64 (default: 9 for sudoku, 6, 10)"
+    )
     p.add_argument("--box", type=_box_argument, default=None, metavar="RxC", help="Sudoku box shape")
     p.add_argument(
         "--holes",
-        type=int,
+        type=_integer_in(0, 64 * 64),
         default=None,
         metavar="H",
         help="Sudoku: at most H empty cells (default: as many as uniqueness allows); "
         "QWH: exactly H (default: the hardness peak 1.6*n**1.55)",
     )
     p.add_argument("--balanced", action="store_true", help="QWH: as many holes in every row and column")
-    p.add_argument("--max-cage", type=int, default=4, metavar="K", help="Mathdoku: cages of at most K cells")
-    p.add_argument("--count", type=int, default=1, metavar="N", help="how many puzzles (default 1)")
+    p.add_argument(
+        "--max-cage", type=_integer_in(1, 64 * 64), default=None, metavar="K", help="Mathdoku: cages of at most K cells"
+    )
+    p.add_argument("--count", type=_integer_in(0, 10**9), default=1, metavar="N", help="how many puzzles (default 1)")
     p.add_argument("--seed", type=int, default=None, help="random seed, for reproducible puzzles")
     p.add_argument(
         "--to",
         default=None,
-        choices=formats.input_formats(),
+        choices=formats.output_formats(),
         metavar="FORMAT",
-        help="output format (default: line, oneline, qwh)",
+        help="output format, one of the formats below (default: line, oneline, qwh)",
     )
     p.add_argument("--backend", default="backtrack", choices=sorted(BACKENDS), help="engine proving uniqueness")
 
@@ -127,7 +210,7 @@ def _add_input_arguments(p: argparse.ArgumentParser, command: str) -> None:
         default="auto",
         choices=("auto", *names),
         metavar="FORMAT",
-        help=f"input format, one of: {', '.join(names)} (default: detected)",
+        help="input format, one of the formats below (default: detected)",
     )
     if command == "solve":
         p.add_argument(
@@ -145,9 +228,9 @@ def _add_input_arguments(p: argparse.ArgumentParser, command: str) -> None:
         p.add_argument(
             "--to",
             required=True,
-            choices=(*names, *formats.SOLUTION_FORMATS),
+            choices=formats.output_formats(),
             metavar="FORMAT",
-            help=f"output format, one of: {', '.join(names)}",
+            help="output format, one of the formats below",
         )
     p.add_argument(
         "--box",
@@ -175,17 +258,27 @@ def _add_search_arguments(p: argparse.ArgumentParser) -> None:
         p.add_argument(
             "--backends",
             type=_engine_list,
-            default=CHECK_ENGINES,
+            default=None,
             metavar="A,B,...",
             help=f"the engines to cross-check, from: {', '.join(sorted(BACKENDS))}",
         )
     else:
         p.add_argument("--backend", default="cpsat", choices=sorted(BACKENDS), help="search engine (default: cpsat)")
-    p.add_argument("--time-limit", type=float, default=None, metavar="S", help="seconds per puzzle (default: none)")
+    p.add_argument("--time-limit", type=_seconds, default=None, metavar="S", help="seconds per puzzle (default: none)")
     if p.get_default("command") == "solve":
         p.add_argument("--first", action="store_true", help="stop at the first solution (no uniqueness proof)")
+    if p.get_default("command") in ("solve", "check"):
+        p.add_argument(
+            "--stats", action="store_true", help="after each answer, each engine's statistics (nodes, ..., search_s)"
+        )
     if p.get_default("command") == "count":
-        p.add_argument("--limit", type=int, default=1000, metavar="N", help="stop counting at N (default 1000)")
+        p.add_argument(
+            "--limit",
+            type=_integer_in(1, MAX_LIMIT),
+            default=1000,
+            metavar="N",
+            help="stop counting at N (default 1000)",
+        )
 
 
 def _engine_list(text: str) -> tuple[str, ...]:
@@ -198,22 +291,75 @@ def _engine_list(text: str) -> tuple[str, ...]:
 
 
 def _engines(args: argparse.Namespace) -> tuple[str, ...]:
-    """The engines a command runs: --backend alone, else (check) the --backends list."""
+    """The engines a command runs: --backend alone, else (check) the --backends list or CHECK_ENGINES."""
     if getattr(args, "backend", None):
         return (args.backend,)
-    return tuple(getattr(args, "backends", ()))
+    if args.command == "check":
+        return args.backends or CHECK_ENGINES
+    return ()
+
+
+def _integer_in(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number in low..high, with a usage error that shows at most 20 characters."""
+
+    def parse(text: str) -> int:
+        if not re.fullmatch(r"[+-]?[0-9]{1,19}", text.strip()) or not low <= int(text) <= high:
+            raise argparse.ArgumentTypeError(f"expected a whole number in {low}..{high}, not {_clipped(text)!r}")
+        return int(text)
+
+    return parse
+
+
+def _seconds(text: str) -> float:
+    """--time-limit S: a positive, finite number of seconds (at most a year), with a usage error otherwise."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not (0 < seconds <= MAX_SECONDS):
+        raise argparse.ArgumentTypeError(
+            f"expected a positive number of seconds up to {MAX_SECONDS:.0f} (leave it out for no limit), "
+            f"not {_clipped(text)!r}"
+        )
+    return seconds
+
+
+def _clipped(text: str, width: int = 20) -> str:
+    """`text` cut to `width` characters, with `...` where it was cut."""
+    return text if len(text) <= width else text[:width] + "..."
+
+
+def _check_options(args: argparse.Namespace) -> None:
+    """Raise CpModelsError for options that contradict each other or do not apply to what was asked."""
+    if args.command == "check" and args.backend and args.backends:
+        raise CpModelsError("give --backend (one engine) or --backends (a cross-check), not both")
+    if args.command != "generate":
+        return
+    if args.box and args.order and args.box[0] * args.box[1] != args.order:
+        box = f"{args.box[0]}x{args.box[1]}"
+        raise CpModelsError(
+            f"--order {args.order} and --box {box} disagree: {box} boxes make order {args.box[0] * args.box[1]}"
+        )
+    for option, family, given in (
+        ("--box", "sudoku", args.box),
+        ("--balanced", "qwh", args.balanced),
+        ("--max-cage", "mathdoku", args.max_cage is not None),
+        ("--holes", "sudoku or qwh", args.holes is not None),
+    ):
+        if given and args.family not in family.split(" or "):
+            raise CpModelsError(f"{option} applies to {family} only, not to {args.family}")
 
 
 def _warm_up(names: tuple[str, ...]) -> None:
-    """Compile (or load) backends' native kernels before any puzzle is timed, so times exclude it."""
+    """Load each backend's solver library and kernels (Backend.warm_up) before any puzzle is timed, so times exclude it."""
     for name in names:
-        warm_up = getattr(BACKENDS[name], "warm_up", None)
-        if warm_up is not None:
-            warm_up()
+        BACKENDS[name].warm_up()
 
 
 def _box_argument(text: str) -> tuple[int, int]:
     """--box RxC as (rows, columns), with argparse's usage error on bad text."""
+    if len(text) > 20:
+        raise argparse.ArgumentTypeError(f"expected RxC, such as 3x3 or 2x3, not {_clipped(text)!r}")
     try:
         return sudoku.parse_box(text)
     except CpModelsError as e:
@@ -222,24 +368,64 @@ def _box_argument(text: str) -> tuple[int, int]:
 
 def _entries(args: argparse.Namespace) -> list[Entry]:
     """The puzzles named on the command line (a file's contents, or the argument itself), as asked to read them."""
-    path = Path(args.puzzle)
-    is_file = args.puzzle == "-" or (path.exists() and not path.is_dir())
-    if args.puzzle == "-":
-        text, path = sys.stdin.read(), Path("<stdin>")
-    else:
-        text = path.read_text(encoding="utf-8", errors="replace") if is_file else args.puzzle
+    text, where, is_file = _input_text(args.puzzle)
     fmt = args.input_format
     if getattr(args, "format", None) not in (None, *formats.SOLUTION_FORMATS):
         fmt = args.format
-    entries = formats.read_text(text, str(path) if is_file else "<argument>", fmt or "auto", args.box)
+    entries = formats.read_text(text, where, fmt or "auto", args.box)
     if not is_file and all(e.error for e in entries) and _looks_like_path(args.puzzle):
         raise CpModelsError(f"{args.puzzle}: no such file, and not a puzzle either")
     return [_prepared(entry, args.hide_operators) for entry in entries]
 
 
+def _input_text(argument: str) -> tuple[str, str, bool]:
+    """(text, where it came from, whether it is a file's) for the PUZZLE_OR_FILE argument: `-`, a file, or inline."""
+    if argument == "-":
+        return _decoded(sys.stdin.buffer.read(), "<stdin>"), "<stdin>", True
+    path = Path(argument)
+    try:
+        if not _could_be_path(argument) or not path.exists():
+            return _decoded(argument.encode("utf-8", "surrogateescape"), "<argument>"), "<argument>", False
+        if path.is_dir():
+            raise CpModelsError(f"{argument}: is a directory; give a file of puzzles")
+        return _decoded(path.read_bytes(), argument), argument, True
+    except OSError as e:
+        raise CpModelsError(f"{argument}: cannot read it: {e.strerror or e}") from None
+
+
+def _could_be_path(text: str) -> bool:
+    """Whether `text` can name a file at all (one line, no NUL, no part longer than a file name may be)."""
+    return "\n" not in text and "\0" not in text and len(text) < 4096 and all(len(p) <= 255 for p in text.split("/"))
+
+
+def _decoded(data: bytes, where: str) -> str:
+    """`data` as UTF-8 text without a byte-order mark; a located ParseError for invalid UTF-8 or a NUL byte."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise _byte_error(f"invalid UTF-8 (byte 0x{data[e.start]:02x}); save the file as UTF-8", data, e.start, where)
+    nul = data.find(b"\0")
+    if nul >= 0:
+        raise _byte_error("a NUL byte: this looks like a binary file, not text", data, nul, where)
+    return text
+
+
+def _byte_error(message: str, data: bytes, offset: int, where: str) -> ParseError:
+    """A ParseError at byte `offset` of `data`, located by line and column (columns count bytes)."""
+    start = data.rfind(b"\n", 0, offset) + 1
+    line = data[start : data.find(b"\n", offset) if b"\n" in data[offset:] else len(data)]
+    text = line.decode("utf-8", "replace").replace("\0", " ")
+    return ParseError(message, path=where, line=data.count(b"\n", 0, offset) + 1, column=offset - start + 1, text=text)
+
+
 def _looks_like_path(text: str) -> bool:
-    """Whether an argument that is neither a file nor a puzzle was probably meant as a file name."""
-    return "\n" not in text and bool(re.search(r"[/\\]|\.[A-Za-z][A-Za-z0-9]{0,5}$", text))
+    """Whether an argument that is neither a file nor a puzzle was probably meant as a file name (`top95`, `a/b`)."""
+    if "\n" in text or ":" in text:
+        return False
+    return bool(
+        re.search(r"[/\\]|\.[A-Za-z][A-Za-z0-9]{0,5}$", text)
+        or (re.fullmatch(r"[\w.~-]+", text) and re.search("[a-z]{2}", text))
+    )
 
 
 def _prepared(entry: Entry, hide_operators: bool) -> Entry:
@@ -277,9 +463,8 @@ def _output_format(args: argparse.Namespace) -> str:
     return args.format if args.format in formats.SOLUTION_FORMATS else "grid"
 
 
-def _run_solve(args: argparse.Namespace) -> int:
+def _run_solve(args: argparse.Namespace, outcomes: list[str]) -> int:
     """`cpmodels solve`: print each puzzle's solution and whether it is unique."""
-    outcomes: list[str] = []
     for puzzle in _each_puzzle(_entries(args), outcomes):
         result = solve(puzzle, backend=args.backend, limit=1 if args.first else 2, time_limit=args.time_limit)
         outcomes.append(result.status)
@@ -288,15 +473,16 @@ def _run_solve(args: argparse.Namespace) -> int:
             if k == 1:
                 print("# a second solution:")
             print(formats.write_solution(puzzle, grid, _output_format(args)))
+        if args.stats:
+            print(f"# stats {args.backend}: {format_stats(result.stats)}")
     return _worst(outcomes)
 
 
-def _run_count(args: argparse.Namespace) -> int:
+def _run_count(args: argparse.Namespace, outcomes: list[str]) -> int:
     """`cpmodels count`: print each puzzle's number of solutions up to --limit (`>=N` when it stopped there)."""
     if args.limit < 1:
         raise CpModelsError(f"--limit must be at least 1, not {args.limit}")
     entries = _entries(args)
-    outcomes: list[str] = []
     for puzzle in _each_puzzle(entries, outcomes):
         result = solve(puzzle, backend=args.backend, limit=args.limit, time_limit=args.time_limit)
         shown = str(result.count) if result.complete else f">={result.count}"
@@ -309,22 +495,24 @@ def _run_count(args: argparse.Namespace) -> int:
     return _worst(outcomes)
 
 
-def _run_check(args: argparse.Namespace) -> int:
+def _run_check(args: argparse.Namespace, outcomes: list[str]) -> int:
     """`cpmodels check`: prove each puzzle unique; show the others with a witness, then a summary table."""
     entries = _entries(args)
-    outcomes: list[str] = []
     progress = tqdm(entries, desc="checking", unit="puzzle", delay=1.0, disable=None, file=sys.stderr)
     for puzzle in _each_puzzle(progress, outcomes):
         check = cross_check(puzzle, _engines(args), limit=2, time_limit=args.time_limit)
         outcome = _outcome(check)
         outcomes.append(outcome)
         single = len(entries) == 1
-        if single or outcome != "unique":
+        if single or outcome != "unique" or args.stats:
             tqdm.write(f"{puzzle.name}: {outcome}")
             if single or outcome == "disagree" or not check.results:
                 tqdm.write(_indented(check.describe()))
             if check.results:
                 _show_solutions(puzzle, _fullest(check), single)
+        if args.stats:
+            for name, result in check.results.items():
+                tqdm.write(f"  stats {name}: {format_stats(result.stats)}")
         if args.hide_operators:
             _show_ambiguous(puzzle)
     _print_summary(outcomes)
@@ -355,8 +543,8 @@ def _show_solutions(puzzle: GridPuzzle, result: SolveResult, single: bool) -> No
             tqdm.write("a second solution, the witness:" if k else "solution:")
             tqdm.write(formats.write_solution(puzzle, grid, "grid"))
     elif result.status == "multiple":
-        tqdm.write(f"  two solutions: {sudoku.format_line(result.solutions[0])}")
-        tqdm.write(f"                 {sudoku.format_line(result.solutions[1])}")
+        tqdm.write(f"  two solutions: {formats.sudoku.format_line(result.solutions[0])}")
+        tqdm.write(f"                 {formats.sudoku.format_line(result.solutions[1])}")
 
 
 def _show_ambiguous(puzzle: GridPuzzle) -> None:
@@ -375,21 +563,21 @@ def _print_summary(outcomes: list[str]) -> None:
     print(f"{'total':<10} {len(outcomes):>8}")
 
 
-def _run_generate(args: argparse.Namespace) -> int:
+def _run_generate(args: argparse.Namespace, outcomes: list[str]) -> int:
     """`cpmodels generate`: print --count new puzzles of the family asked for."""
-    if args.count < 0 or (args.order is not None and not 1 <= args.order <= 64):
-        raise CpModelsError("--count must be at least 0 and --order in 1..64")
     rng = random.Random(args.seed)
-    options = {k: getattr(args, k) for k in ("order", "box", "holes", "balanced", "max_cage", "backend")}
+    options = {k: getattr(args, k) for k in ("order", "box", "holes", "balanced", "backend")}
+    if args.max_cage is not None:
+        options["max_cage"] = args.max_cage
     for _ in range(args.count):
         puzzle = generate(args.family, rng, **options)
         print(formats.write_puzzle(puzzle, args.to or DEFAULT_OUTPUT[args.family]))
+        outcomes.append("solved")
     return 0
 
 
-def _run_convert(args: argparse.Namespace) -> int:
+def _run_convert(args: argparse.Namespace, outcomes: list[str]) -> int:
     """`cpmodels convert`: write every puzzle in the format --to names."""
-    outcomes: list[str] = []
     for puzzle in _each_puzzle(_entries(args), outcomes):
         try:
             print(formats.write_puzzle(puzzle, args.to))

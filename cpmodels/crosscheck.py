@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .backends import BACKENDS, SolveResult, get_backend
+from .backends import BACKENDS, SolveResult, Status, get_backend, refusal
+from .formats.sudoku import format_line
 from .grid import GridPuzzle
 from .solve import solve
-from .sudoku import format_line
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ class CrossCheck:
     failed: dict[str, str]
     agree: bool
     disagreement: str | None
-    verdict: str | None
+    verdict: Status | None
 
     def timed_out(self) -> list[str]:
         """The backends that reached the time limit before answering."""
@@ -58,7 +58,7 @@ def cross_check(
     skipped: dict[str, str] = {}
     failed: dict[str, str] = {}
     for name in list(BACKENDS) if backends is None else list(backends):
-        reason = get_backend(name).can_solve(puzzle)
+        reason = refusal(get_backend(name), puzzle, limit, time_limit)
         if reason:
             skipped[name] = reason
             continue
@@ -128,7 +128,7 @@ def _answer(result: SolveResult, limit: int) -> str:
     return f"exactly {result.count} solution(s)"
 
 
-def _verdict(results: dict[str, SolveResult], limit: int) -> str | None:
+def _verdict(results: dict[str, SolveResult], limit: int) -> Status | None:
     """The status of the results that did not time out (they agree), "timeout" if all did, None if there are none."""
     answered = [result.status for result in results.values() if not is_timeout(result, limit)]
     if answered:

@@ -1,4 +1,16 @@
-"""The grid puzzle every family builds and every backend compiles, and the solver-free checker."""
+"""The grid puzzle every family builds and every backend compiles, and the solver-free checker.
+
+Glossary (the words used throughout the package):
+  n          the order: an n x n grid whose cells hold the values 1..n.
+  r x c box  a box of r rows by c columns, r * c = n (a 9x9 Sudoku has 3x3 boxes, a 6x6 one 2x3).
+  cell       (r, c), 0-based in code; `cell = r*n + c` is its row-major index in hot code; `r3c7` names
+             it in messages, 1-based (row 3, column 7).
+  unit       cells that hold different values: a row, a column, a box, or any region a puzzle adds.
+  peer       a cell that shares a unit with a given cell, so it cannot hold the same value.
+  cage       cells whose values must make a target under an operator (+ - * / =, or hidden).
+  given      a value fixed in advance (0 in `givens` means the cell is empty).
+  candidate  a value a cell may still hold while a puzzle is being solved.
+"""
 
 from __future__ import annotations
 
@@ -19,6 +31,11 @@ def cell_name(r: int, c: int) -> str:
 def cells_named(cells: Sequence[Cell]) -> str:
     """Space-separated 1-based names of `cells`."""
     return " ".join(cell_name(r, c) for r, c in cells)
+
+
+def cage_name(k: int, cells: Sequence[Cell]) -> str:
+    """Cage number k with its cells, as messages name a cage: `cage 3 (r1c1 r1c2)`."""
+    return f"cage {k} ({cells_named(cells)})"
 
 
 @dataclass(frozen=True)
@@ -118,10 +135,9 @@ def _check_cages(p: GridPuzzle) -> None:
             raise PuzzleError(f"cage {k} has no cells")
         if cage.op not in cage_rules.OPERATORS and cage.op is not None:
             raise PuzzleError(f"cage {k}: unknown operator {cage.op!r}")
-        if cage.op in ("-", "/") and len(cage.cells) != 2:
-            raise PuzzleError(f"cage {k} ({cells_named(cage.cells)}): '{cage.op}' needs exactly 2 cells")
-        if cage.op == "=" and len(cage.cells) != 1:
-            raise PuzzleError(f"cage {k} ({cells_named(cage.cells)}): '=' needs exactly 1 cell")
+        problem = cage_rules.size_problem(cage.op, len(cage.cells))
+        if problem:
+            raise PuzzleError(f"{cage_name(k, cage.cells)}: {problem}")
         for r, c in cage.cells:
             if not (0 <= r < p.n and 0 <= c < p.n):
                 raise PuzzleError(f"cage {k}: cell {cell_name(r, c)} is outside the {p.n}x{p.n} grid")
@@ -147,7 +163,7 @@ def explain_violation(puzzle: GridPuzzle, grid: Sequence[int]) -> str | None:
     for k, cage in enumerate(puzzle.cages, start=1):
         values = [grid[r * n + c] for r, c in cage.cells]
         if not cage_rules.holds(cage.op, cage.target, values):
-            return f"cage {k} ({cells_named(cage.cells)}) holds {values}, which does not make {cage.label()}"
+            return f"{cage_name(k, cage.cells)} holds {values}, which does not make {cage.label()}"
     return None
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .backends import SolveResult, get_backend, refusal
+from .backends.base import KEEP_ALL, WITNESSES
 from .errors import BackendUnavailableError, CpModelsError, SearchTimeoutError
 from .grid import GridPuzzle, explain_violation
 
@@ -10,16 +11,32 @@ DEFAULT_BACKEND = "cpsat"
 
 
 def solve(
-    puzzle: GridPuzzle, *, backend: str = DEFAULT_BACKEND, limit: int = 1, time_limit: float | None = None
+    puzzle: GridPuzzle,
+    *,
+    backend: str = DEFAULT_BACKEND,
+    limit: int = 1,
+    time_limit: float | None = None,
+    keep: int | None = None,
 ) -> SolveResult:
-    """Up to `limit` solutions of `puzzle` from the named backend, each verified by the checker."""
+    """Up to `limit` solutions of `puzzle` from the named backend, each verified by the checker.
+
+    `keep`: how many of the grids found to return (and check); the count goes up to `limit` whatever
+    it is. None keeps every grid when `limit` is at most KEEP_ALL (1000), else the first WITNESSES (2),
+    so that a big count stores, checks and returns two grids, not millions.
+    """
     if limit < 1:
         raise CpModelsError(f"limit must be at least 1, not {limit}")
+    if keep is None:
+        keep = limit if limit <= KEEP_ALL else WITNESSES
     engine = get_backend(backend)
     reason = refusal(engine, puzzle, limit, time_limit)
     if reason:
         raise BackendUnavailableError(f"backend {backend!r} cannot solve {puzzle.name or 'this puzzle'}: {reason}")
-    result = engine.solve(puzzle, limit=limit, time_limit=time_limit)
+    if keep < limit:
+        result = engine.solve(puzzle, limit=limit, time_limit=time_limit, keep=keep)
+        del result.solutions[keep:]
+    else:  # every grid found is kept: a backend written before `keep` existed is asked the same
+        result = engine.solve(puzzle, limit=limit, time_limit=time_limit)
     for grid in result.solutions:
         problem = explain_violation(puzzle, grid)
         if problem:
@@ -30,8 +47,11 @@ def solve(
 def count_solutions(
     puzzle: GridPuzzle, limit: int = 2, *, backend: str = DEFAULT_BACKEND, time_limit: float | None = None
 ) -> int:
-    """The number of solutions of `puzzle`, counted up to `limit` (a result of `limit` means `limit` or more)."""
-    result = solve(puzzle, backend=backend, limit=limit, time_limit=time_limit)
+    """The number of solutions of `puzzle`, counted up to `limit` (a result of `limit` means `limit` or more).
+
+    Only WITNESSES (2) grids are kept and checked, whatever the limit.
+    """
+    result = solve(puzzle, backend=backend, limit=limit, time_limit=time_limit, keep=WITNESSES)
     if result.status == "timeout" or (not result.complete and result.count < limit):
         raise SearchTimeoutError(f"time limit of {time_limit} s reached after {result.count} solution(s)")
     return result.count

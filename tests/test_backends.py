@@ -1,17 +1,23 @@
 """One suite over every registered backend: the same puzzles, the same counts, every answer checked."""
 
 import random
+from dataclasses import fields
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cpmodels import BACKENDS, GridPuzzle, is_solution, solve
+from cpmodels.backends import Capabilities, refusal
+from cpmodels.backends._template import NOT_WRITTEN, TemplateBackend
+from cpmodels.backends.base import STAT_NAMES, capability_problem
+from cpmodels.errors import BackendUnavailableError
+from cpmodels.formats.sudoku import read_text
+from cpmodels.formats.tatham import read_keen
 from cpmodels.generate import planted_mathdoku, punch, qwh, random_grid
 from cpmodels.grid import latin_units
 from cpmodels.mathdoku import hide_operators
-from cpmodels.sudoku import read_text, sudoku_puzzle
-from cpmodels.tatham import read_keen
+from cpmodels.sudoku import sudoku_puzzle
 
 from .conftest import FIXTURES, data_lines, unsolvable_sudoku
 
@@ -79,3 +85,58 @@ def test_time_limit_is_honoured(backend):
 def test_unsolvable_by_construction(backend, box, seed):
     result = solve(unsolvable_sudoku(box, random.Random(seed)), backend=backend, limit=2, time_limit=60)
     assert result.status == "none" and result.complete and result.count == 0
+
+
+@pytest.mark.parametrize("backend", NAMES)
+def test_backend_keeps_the_contract(backend):
+    """Capabilities declared, warm_up timed, statistics under the shared names (base.STAT_NAMES)."""
+    engine = BACKENDS[backend]
+    assert engine.name == backend and isinstance(engine.capabilities, Capabilities)
+    assert isinstance(engine.warm_up(), float)
+    stats = solve(sudoku_puzzle([0] * 16), backend=backend, limit=2).stats
+    assert {"build_s", "search_s"} <= set(stats) and all(isinstance(stats[k], float) for k in ("build_s", "search_s"))
+    assert set(stats) & set(STAT_NAMES) == {"build_s", "search_s", *SHARED_COUNTS[backend]}
+
+
+SHARED_COUNTS = {
+    "cpsat": ("nodes", "propagations", "conflicts"),
+    "dlx": ("nodes",),
+    "backtrack": ("nodes", "backtracks"),
+    "constraint": (),
+}
+
+
+@pytest.fixture
+def template(monkeypatch):
+    """The template backend, registered for one test only: it is no user-facing backend."""
+    backend = TemplateBackend()
+    monkeypatch.setitem(BACKENDS, "template", backend)
+    return backend
+
+
+def test_template_declares_the_contract(template):
+    assert "template" not in NAMES and template.name == "template"
+    assert isinstance(template.capabilities, Capabilities)
+    assert [f.name for f in fields(Capabilities)] == ["cages", "max_order", "counting", "time_limit"]
+    assert isinstance(template.capabilities.max_order, int) and template.capabilities.max_order >= 1
+    assert isinstance(template.warm_up(), float)
+
+
+@pytest.mark.parametrize("name, puzzle, known", CASES, ids=[c[0] for c in CASES])
+def test_template_refuses_every_puzzle(template, name, puzzle, known):
+    reason = template.can_solve(puzzle)
+    assert isinstance(reason, str) and reason == NOT_WRITTEN
+    with pytest.raises(BackendUnavailableError, match="copy it to write a backend"):
+        solve(puzzle, backend="template", limit=2)
+
+
+def test_capabilities_decide_what_a_backend_is_asked(template, monkeypatch):
+    cases = {name: puzzle for name, puzzle, _ in CASES}
+    small = Capabilities(cages=False, max_order=4, counting=True, time_limit=True)
+    assert capability_problem(small, cases["keen4"]) == "it takes no cage constraints"
+    assert capability_problem(small, cases["sudoku3x3"]) == "order 9 is above 4"
+    assert capability_problem(small, cases["latin4"]) is None
+    monkeypatch.setattr(template, "can_solve", lambda puzzle: None)
+    assert refusal(template, cases["latin4"], 2, None) == "it cannot count solutions (limit 2)"
+    assert refusal(template, cases["latin4"], 1, 1.0) == "it cannot stop at a time limit"
+    assert refusal(template, cases["latin4"], 1, None) is None

@@ -13,10 +13,10 @@ from cpmodels import BACKENDS, Cage, CpModelsError, GridPuzzle, is_solution, sol
 from cpmodels.backends import backtrack as backtrack_module
 from cpmodels.backends.backtrack import BacktrackBackend, compile_puzzle, solve_batch
 from cpmodels.backends.cpsat import CpsatBackend
+from cpmodels.formats.sudoku import read_text
 from cpmodels.generate import planted_mathdoku, punch, random_grid
 from cpmodels.grid import latin_units
 from cpmodels.mathdoku import hide_operators, mathdoku_puzzle
-from cpmodels.sudoku import read_text
 
 from .conftest import FIXTURES, data_lines
 

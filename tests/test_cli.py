@@ -6,9 +6,9 @@ import sys
 import pytest
 
 from cpmodels import BACKENDS, is_solution
-from cpmodels.backends.base import SolveResult
+from cpmodels.backends.base import Capabilities, SolveResult
 from cpmodels.cli import main
-from cpmodels.sudoku import read_puzzle
+from cpmodels.formats.sudoku import read_puzzle
 
 from .conftest import FIXTURES
 
@@ -98,10 +98,13 @@ def test_timeout_exit_code(capsys):
     """A backend that reports a timeout must make the command exit 5."""
 
     class Stalled:
-        name, supports_cages, max_order = "stalled", True, 64
+        name, capabilities = "stalled", Capabilities(cages=True, max_order=64, counting=True, time_limit=True)
 
         def can_solve(self, puzzle):
             return None
+
+        def warm_up(self):
+            return 0.0
 
         def solve(self, puzzle, *, limit=1, time_limit=None):
             return SolveResult("timeout", [], 0, False, time_limit or 0.0)
@@ -134,10 +137,13 @@ def test_check_reports_engines_that_disagree(capsys):
     """A backend that answers 'no solution' for a solvable puzzle must make check exit 6 and say so."""
 
     class Liar:
-        name, supports_cages, max_order = "liar", True, 64
+        name, capabilities = "liar", Capabilities(cages=True, max_order=64, counting=True, time_limit=True)
 
         def can_solve(self, puzzle):
             return None
+
+        def warm_up(self):
+            return 0.0
 
         def solve(self, puzzle, *, limit=1, time_limit=None):
             return SolveResult("none", [], 0, True, 0.0)
@@ -148,3 +154,36 @@ def test_check_reports_engines_that_disagree(capsys):
     finally:
         del BACKENDS["liar"]
     assert code == 6 and "DISAGREE:" in out and ": disagree" in out
+
+
+def stats_lines(out: str, prefix: str) -> dict[str, dict[str, float]]:
+    """The `<prefix> stats ENGINE: key=value ...` lines of `out`, as {engine: {key: number}}."""
+    found = {}
+    for line in out.splitlines():
+        if line.startswith(f"{prefix} stats "):
+            engine, _, pairs = line[len(prefix) + 7 :].partition(": ")
+            found[engine] = {k: float(v) for k, v in (pair.split("=") for pair in pairs.split())}
+    return found
+
+
+def test_solve_stats_prints_the_shared_statistics(capsys):
+    code, out, _ = run(capsys, "solve", INKALA, "--backend", "backtrack", "--stats")
+    assert code == 0
+    stats = stats_lines(out, "#")["backtrack"]
+    assert {"nodes", "backtracks", "build_s", "search_s"} <= set(stats) and stats["nodes"] >= 1
+
+
+def test_check_stats_prints_one_line_per_engine(capsys):
+    code, out, _ = run(capsys, "check", INKALA, "--stats")
+    assert code == 0
+    stats = stats_lines(out, " ")
+    assert set(stats) == {"cpsat", "dlx", "backtrack"}
+    assert {"nodes", "conflicts", "propagations", "build_s", "search_s"} <= set(stats["cpsat"])
+    assert all(s["nodes"] >= 0 and s["search_s"] >= 0 for s in stats.values())
+
+
+def test_check_stats_names_every_puzzle_of_a_file(capsys, tmp_path):
+    path = tmp_path / "two.txt"
+    path.write_text(f"{INKALA}\n{INKALA}\n")
+    code, out, _ = run(capsys, "check", str(path), "--backends", "dlx", "--stats")
+    assert code == 0 and out.count(": unique") == 2 and out.count("  stats dlx: nodes=") == 2

@@ -5,7 +5,7 @@ import pytest
 from cpmodels import is_solution, solve
 from cpmodels.cli import main
 from cpmodels.formats import read_text
-from cpmodels.mathdoku import read_puzzle
+from cpmodels.formats.mathdoku import read_puzzle
 
 from .conftest import FIXTURES
 

@@ -22,10 +22,10 @@ from cpmodels.backends import constraint as constraint_backend
 from cpmodels.backends.constraint import ConstraintBackend, build_model, library
 from cpmodels.backends.cpsat import CpsatBackend
 from cpmodels.errors import BackendUnavailableError, CpModelsError
+from cpmodels.formats.sudoku import read_text
 from cpmodels.generate import planted_mathdoku, punch, random_grid
 from cpmodels.grid import latin_units
 from cpmodels.mathdoku import hide_operators
-from cpmodels.sudoku import read_text
 
 from .conftest import shared_data
 
@@ -165,7 +165,7 @@ def test_time_limit_returns_complete_answers_from_the_child():
     result = solve(puzzle, backend="constraint", limit=2, time_limit=30)
     expected = CpsatBackend().solve(puzzle, limit=2)
     assert (result.status, result.count) == (expected.status, expected.count)
-    assert "spawn_us" in result.stats
+    assert "spawn_s" in result.stats
     latin = solve(GridPuzzle(4, latin_units(4), (0,) * 16), backend="constraint", limit=1000, time_limit=30)
     assert latin.count == 576 and latin.complete
 

@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 from cpmodels import BACKENDS, GridPuzzle, count_solutions, is_solution, is_unique, solve, sudoku_puzzle
 from cpmodels.backends.cpsat import CpsatBackend, build_model, solve_model
 from cpmodels.errors import UnknownBackendError
+from cpmodels.formats.sudoku import read_text
 from cpmodels.generate import punch, random_grid
 from cpmodels.grid import latin_units
-from cpmodels.sudoku import read_text
 
 from .conftest import FIXTURES, data_lines, shared_data
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 import pytest
 
 from cpmodels import BACKENDS, GridPuzzle, SolveResult, sudoku_puzzle
+from cpmodels.backends import Capabilities
 from cpmodels.backends.constraint import ConstraintBackend, library
 from cpmodels.backends.cpsat import CpsatBackend
 from cpmodels.crosscheck import cross_check
@@ -17,6 +18,9 @@ from cpmodels.mathdoku import hide_operators
 pytestmark = pytest.mark.skipif(library() is None, reason="python-constraint2 is not installed")
 
 
+EVERYTHING = Capabilities(cages=True, max_order=64, counting=True, time_limit=True)
+
+
 @dataclass
 class FakeBackend:
     """A backend that answers what it is told: `status` with `solutions`, or a refusal from can_solve."""
@@ -26,12 +30,15 @@ class FakeBackend:
     solutions: tuple[tuple[int, ...], ...] = ()
     complete: bool = True
     refusal: str | None = None
-    supports_cages: bool = True
-    max_order: int = 64
+    capabilities: Capabilities = EVERYTHING
 
     def can_solve(self, puzzle: GridPuzzle) -> str | None:
         """The refusal it was given."""
         return self.refusal
+
+    def warm_up(self) -> float:
+        """Nothing to prepare."""
+        return 0.0
 
     def solve(self, puzzle: GridPuzzle, *, limit: int = 1, time_limit: float | None = None) -> SolveResult:
         """The answer it was given."""

@@ -8,21 +8,13 @@ from hypothesis import strategies as st
 
 from cpmodels import BACKENDS, Cage, GridPuzzle, ParseError, is_solution, solve, sudoku_puzzle
 from cpmodels.backends.cpsat import CpsatBackend
-from cpmodels.backends.dlx import (
-    compile_puzzle,
-    cover_from_names,
-    exact_cover,
-    item_names,
-    read_dlx,
-    solve_dlx,
-    solve_exact_cover,
-    write_dlx,
-    write_exact_cover,
-)
+from cpmodels.backends.dlx import compile_puzzle, exact_cover, solve_exact_cover
+from cpmodels.formats.dlx import cover_from_names, item_names, read_dlx, solve_dlx, write_dlx, write_exact_cover
+from cpmodels.formats.sudoku import read_text
 from cpmodels.generate import planted_mathdoku, punch, random_grid
 from cpmodels.grid import latin_units
 from cpmodels.mathdoku import hide_operators, mathdoku_puzzle
-from cpmodels.sudoku import read_text, sudoku_units
+from cpmodels.sudoku import sudoku_units
 
 from .conftest import FIXTURES, data_lines, shared_data
 

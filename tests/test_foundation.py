@@ -4,7 +4,7 @@ import pytest
 
 from cpmodels import count_solutions, is_solution, solve, sudoku_puzzle
 from cpmodels.errors import ParseError, PuzzleError
-from cpmodels.sudoku import read_puzzle
+from cpmodels.formats.sudoku import read_puzzle
 
 INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
 

@@ -9,8 +9,9 @@ from hypothesis import strategies as st
 from cpmodels import is_solution, solve
 from cpmodels.errors import ParseError
 from cpmodels.formats import read_text as read_any
+from cpmodels.formats.latin import read_text, write_pls, write_qwh
 from cpmodels.generate import peak_holes, punch_holes, qwh, uniform_latin_square
-from cpmodels.latin import latin_puzzle, read_text, write_pls, write_qwh
+from cpmodels.latin import latin_puzzle
 
 from .conftest import data_lines, shared_data
 

@@ -11,23 +11,20 @@ from hypothesis import strategies as st
 
 from cpmodels import count_solutions, is_solution, solve, sudoku_puzzle
 from cpmodels.errors import CpModelsError, ParseError, PuzzleError
-from cpmodels.generate import planted_mathdoku, random_latin_square
-from cpmodels.grid import Cage
-from cpmodels.mathdoku import (
+from cpmodels.formats.mathdoku import (
     FORMATS,
     HIDDEN_CAPABLE,
-    ambiguous_cages,
     detect,
-    disconnected_cages,
     format_oneline,
     format_solution,
-    hide_operators,
-    mathdoku_puzzle,
     read_oneline_records,
     read_puzzle,
     read_text,
     write,
 )
+from cpmodels.generate import planted_mathdoku, random_latin_square
+from cpmodels.grid import Cage
+from cpmodels.mathdoku import ambiguous_cages, disconnected_cages, hide_operators, mathdoku_puzzle
 
 FIXTURES = Path(__file__).parent / "fixtures" / "mathdoku"
 DATA = Path(__file__).parents[2] / "shared" / "data" / "kenken"

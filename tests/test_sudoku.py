@@ -5,18 +5,9 @@ import random
 import pytest
 
 from cpmodels.errors import ParseError, PuzzleError
+from cpmodels.formats.sudoku import format_grid, format_json, format_line, read_puzzle, read_text
 from cpmodels.generate import punch, random_grid
-from cpmodels.sudoku import (
-    box_of,
-    default_box,
-    format_grid,
-    format_json,
-    format_line,
-    parse_box,
-    read_puzzle,
-    read_text,
-    sudoku_puzzle,
-)
+from cpmodels.sudoku import box_of, default_box, parse_box, sudoku_puzzle
 
 from .conftest import FIXTURES
 

@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 
 from cpmodels import is_solution, solve
 from cpmodels.errors import CpModelsError, ParseError
+from cpmodels.formats.tatham import detect, read_keen, read_solo, read_text, write_keen, write_solo
 from cpmodels.generate import punch, random_grid
 from cpmodels.grid import Cage, GridPuzzle, latin_units
 from cpmodels.sudoku import sudoku_puzzle, sudoku_units
-from cpmodels.tatham import detect, read_keen, read_solo, read_text, write_keen, write_solo
 
 KEEN4 = "4:_a_6bb_a_a3,a7d2m3s2a5d2m12"
 KEEN6 = "6:__aa_3ba_3a_3bba3b_aa_4a_4a_3aa,d2s1a10d3m8a8m108s3s4s1a8m20m60d2a9"

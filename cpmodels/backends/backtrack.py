@@ -6,8 +6,8 @@ chunks, so this module reads the clock between chunks and honours the time limit
 to last about CHUNK_SECONDS. Cages are filtered through their allowed tuples
 (cages.allowed_tuples), so `/` is exact and hidden operators need nothing special.
 
-stats: "nodes" (values tried), "backtracks" (values whose propagation failed), "compile_us" (the
-puzzle compiled to arrays, numba compilation excluded: see warm_up).
+stats: "nodes" (values tried), "backtracks" (values whose propagation failed), "build_s" (the
+puzzle compiled to arrays, numba compilation excluded: see warm_up), "search_s" (base.STAT_NAMES).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import numpy as np
 from .. import cages as cage_rules
 from ..errors import PuzzleError
 from ..grid import Cage, GridPuzzle
-from .base import SolveResult, status_for
+from .base import Capabilities, SolveResult, SolveTimer, capability_problem
 
 _KERNEL: list[ModuleType] = []
 
@@ -193,16 +193,16 @@ class BacktrackBackend:
     """The numba backtracking backend; `keep` caps how many solutions are returned as grids (None: all)."""
 
     name = "backtrack"
-    supports_cages = True
-    max_order = 64
+    capabilities = Capabilities(cages=True, max_order=64, counting=True, time_limit=True)
 
     def __init__(self, keep: int | None = None) -> None:
         self.keep = keep
 
     def can_solve(self, puzzle: GridPuzzle) -> str | None:
-        """None if the puzzle fits: order at most 64 and no cage allowing more than MAX_CAGE_TUPLES tuples."""
-        if puzzle.n > self.max_order:
-            return f"order {puzzle.n} is above {self.max_order} (one 64-bit candidate mask per cell)"
+        """None if the puzzle fits: order at most 64 (one 64-bit mask per cell), no cage above MAX_CAGE_TUPLES tuples."""
+        problem = capability_problem(self.capabilities, puzzle)
+        if problem:
+            return problem
         for k, cage in enumerate(puzzle.cages, start=1):
             if _too_many_tuples(cage, puzzle.n):
                 return f"cage {k} ({cage.label()}) allows more than {MAX_CAGE_TUPLES} tuples"
@@ -210,21 +210,19 @@ class BacktrackBackend:
 
     def solve(self, puzzle: GridPuzzle, *, limit: int = 1, time_limit: float | None = None) -> SolveResult:
         """Up to `limit` solutions by propagation and MRV branching, stopping at `time_limit` seconds."""
-        start = time.perf_counter()
-        deadline = None if time_limit is None else start + time_limit
+        timer = SolveTimer()
         compiled = compile_puzzle(puzzle)
-        compile_us = int((time.perf_counter() - start) * 1e6)
+        timer.built()
         keep = limit if self.keep is None else min(self.keep, limit)
         solutions: list[tuple[int, ...]] = []
 
         def take(rows: np.ndarray, _: np.ndarray) -> None:
             solutions.extend(map(tuple, rows.tolist()))
 
-        results = _drive(compiled, compiled.masks[None, :], limit, keep, deadline, take)
+        results = _drive(compiled, compiled.masks[None, :], limit, keep, timer.deadline(time_limit), take)
         count, nodes, backtracks, complete = (int(x) for x in results[0])
-        stats = {"nodes": nodes, "backtracks": backtracks, "compile_us": compile_us}
-        status = status_for(count, limit, bool(complete))
-        return SolveResult(status, solutions, count, bool(complete), time.perf_counter() - start, stats, self.name)
+        stats = {"nodes": nodes, "backtracks": backtracks}
+        return timer.finish(self.name, solutions, limit, bool(complete), stats, count)
 
     def warm_up(self) -> float:
         """Compile (or load from numba's cache) the kernel on a tiny caged puzzle; returns the seconds it took."""

@@ -21,7 +21,10 @@ runs in a child process (a plain subprocess: no multiprocessing re-import of the
 module, and nothing left running) that gets the model pickled on stdin and writes each solution as
 a JSON line as it is found; at the deadline the child is killed and reaped, and the solutions read
 so far come back with status "timeout". The limit counts from the moment the child has read its
-model; starting it costs about 0.2 s (stats["spawn_us"]). Without a time limit the search runs here.
+model; starting it costs about 0.2 s (stats["spawn_s"]). Without a time limit the search runs here.
+
+stats: "build_s", "search_s" (base.STAT_NAMES; the library counts nothing comparable), and the
+backend's own: "variables" and "constraints" (the model's size), "spawn_s" (starting the child).
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ from typing import IO, Any, TextIO
 from .. import cages as cage_rules
 from ..errors import BackendUnavailableError, CpModelsError
 from ..grid import GridPuzzle
-from .base import SolveResult, status_for
+from .base import Capabilities, SolveResult, SolveTimer, capability_problem
 
 PACKAGE = "python-constraint2"
 SOLVERS = ("backtracking", "optimized", "recursive")
@@ -216,7 +219,7 @@ for name, path in {packages!r}:
 from {module} import child_main
 child_main()
 """
-"""The child's program: stub packages skip cpmodels/__init__ (which imports OR-Tools and pandas, about 1.2 s)."""
+"""The child's program: stub packages skip cpmodels/__init__ and the registry, which the search does not need."""
 STARTUP_LIMIT = 60.0
 """Seconds a child may take to start and read its model before it is taken as failed."""
 
@@ -252,7 +255,7 @@ def _child_command() -> list[str]:
 
 
 def _search_in_child(
-    model: ConstraintModel, limit: int, solver: str, time_limit: float, stats: dict[str, int]
+    model: ConstraintModel, limit: int, solver: str, time_limit: float, stats: dict[str, float]
 ) -> tuple[list[Grid], bool]:
     """Up to `limit` solutions from a child killed `time_limit` s into its search; whether it exhausted its space."""
     started = time.perf_counter()
@@ -263,7 +266,7 @@ def _search_in_child(
     try:
         _write_model(child, (model, limit, solver))
         _expect_ready(lines, started + STARTUP_LIMIT)
-        stats["spawn_us"] = int((time.perf_counter() - started) * 1e6)
+        stats["spawn_s"] = time.perf_counter() - started
         return _receive(lines, time.perf_counter() + time_limit)
     finally:
         _stop(child)
@@ -333,8 +336,7 @@ class ConstraintBackend:
     """The python-constraint backend; `solver` names one of SOLVERS (default: BacktrackingSolver)."""
 
     name = "constraint"
-    supports_cages = True
-    max_order = 16
+    capabilities = Capabilities(cages=True, max_order=16, counting=True, time_limit=True)
 
     def __init__(self, solver: str = "backtracking") -> None:
         if solver not in SOLVERS:
@@ -342,28 +344,29 @@ class ConstraintBackend:
         self.solver = solver
 
     def can_solve(self, puzzle: GridPuzzle) -> str | None:
-        """None if python-constraint2 is installed and the order is at most max_order, else the reason."""
+        """None if the order is at most 16 (capability_problem) and python-constraint2 is installed, else the reason."""
+        problem = capability_problem(self.capabilities, puzzle)
+        if problem:
+            return f"{problem}, too large for plain backtracking"
         if library() is None:
             return f"backend 'constraint' needs the package {PACKAGE}"
-        if puzzle.n > self.max_order:
-            return f"order {puzzle.n} is above {self.max_order}, too large for plain backtracking"
         return None
 
     def warm_up(self) -> float:
-        """Nothing to compile: 0.0 seconds (the method exists so callers treat every backend alike)."""
-        return 0.0
+        """Import python-constraint2 (if installed), which the first search would; the seconds it took."""
+        start = time.perf_counter()
+        library()
+        return time.perf_counter() - start
 
     def solve(self, puzzle: GridPuzzle, *, limit: int = 1, time_limit: float | None = None) -> SolveResult:
         """Up to `limit` solutions; with a time limit the search runs in a child process stopped at the deadline."""
-        start = time.perf_counter()
+        timer = SolveTimer()
         model = build_model(puzzle)
-        stats = {"variables": len(model.domains), "constraints": model.size()}
-        stats["build_us"] = int((time.perf_counter() - start) * 1e6)
+        timer.built()
+        stats: dict[str, float] = {"variables": len(model.domains), "constraints": model.size()}
         decided = not model.feasible or not model.domains
         if time_limit is None or decided:
             solutions, exhausted = _search(model, limit, self.solver)
         else:
             solutions, exhausted = _search_in_child(model, limit, self.solver, time_limit, stats)
-        stats["solutions"] = len(solutions)
-        status = status_for(len(solutions), limit, exhausted)
-        return SolveResult(status, solutions, len(solutions), exhausted, time.perf_counter() - start, stats, self.name)
+        return timer.finish(self.name, solutions, limit, exhausted, stats)

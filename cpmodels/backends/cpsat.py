@@ -2,7 +2,10 @@
 
 Counting enumerates with one worker: with several, CP-SAT returns duplicate and missing solutions
 while reporting a complete search. `method="forbid"` instead solves, forbids the solution found and
-solves again, which stays exact with any number of workers.
+solves again, which stays exact with any number of workers. Either way a solution is a grid: every
+variable build_model adds besides the cells is fixed by them, and solve_model, for models a user
+extended with variables of their own, counts distinct grids and never changes the user's model.
+A search runs in a worker thread so that Ctrl-C and SIGTERM reach Python while it runs (_run).
 
 Building is tuned (numbers in benchmarks/RESULTS.md): the cell variables and AllDifferents of a unit
 structure are built once per (n, units) and copied as a proto, and models skip the deprecated
@@ -25,10 +28,14 @@ uniqueness proofs, CP-SAT 9.15, 1 worker, median ms per puzzle; benchmarks/RESUL
 
 Arithmetic products (a chain of multiplication_equality) made CP-SAT 2x slower on 9x9; tables of
 big sums cost the most to generate and gain nothing over a linear sum.
+
+stats: "nodes" (CP-SAT's branches), "propagations" (Boolean and integer), "conflicts", "build_s",
+"search_s" (base.STAT_NAMES). OR-Tools loads with this module, which the registry imports on first use.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 from functools import lru_cache
@@ -39,8 +46,8 @@ from ortools.util.python.sorted_interval_list import Domain
 from .. import cages as cage_rules
 from ..cages import OPERATORS
 from ..errors import CpModelsError
-from ..grid import Cage, GridPuzzle
-from .base import SolveResult, status_for
+from ..grid import Cage, GridPuzzle, explain_violation, latin_units
+from .base import Capabilities, SolveResult, SolveTimer, capability_problem, kept, unreachable_cage
 
 try:
     from ortools.sat.python.cp_model_helper import CpBaseModel
@@ -57,10 +64,15 @@ _ARITHMETIC_OPS = {"table": frozenset(), "arith": frozenset(OPERATORS), "auto": 
 
 @dataclass
 class CpsatModel:
-    """A compiled puzzle: the CpModel and the cell variables, row-major, for users to extend."""
+    """A compiled puzzle: the CpModel and the cell variables, row-major, for users to extend.
+
+    own_variables: how many variables build_model made, each one fixed by the cells' values; a model
+    with more (a user's extension) is counted by distinct grids (solve_model).
+    """
 
     model: cp_model.CpModel
     cells: list[cp_model.IntVar]
+    own_variables: int | None = None
 
 
 class _LeanCpModel(cp_model.CpModel):
@@ -116,7 +128,7 @@ def build_model(puzzle: GridPuzzle, encoding: str = "auto") -> CpsatModel:
     n = puzzle.n
     for cage in puzzle.cages:
         _add_cage(model, [cells[r * n + c] for r, c in cage.cells], cage, n, cage.op in arithmetic)
-    return CpsatModel(model, cells)
+    return CpsatModel(model, cells, len(model.proto.variables))
 
 
 def _add_cage(model: cp_model.CpModel, xs: list[cp_model.IntVar], cage: Cage, n: int, arith: bool) -> None:
@@ -163,8 +175,12 @@ def _add_difference(model: cp_model.CpModel, xs: list[cp_model.IntVar], target: 
 
 
 def _add_quotient(model: cp_model.CpModel, xs: list[cp_model.IntVar], target: int) -> None:
-    """Constrain max/min of two cells to `target` exactly: x == t*y if b, else y == t*x."""
+    """Constrain max/min of two cells to `target` exactly: x == t*y if b, else y == t*x (x == y for t = 1,
+    where a Boolean would be free, and enumeration would count each grid twice)."""
     x, y = xs
+    if target == 1:
+        model.add(x == y)
+        return
     b = model.new_bool_var("")
     model.add(x == target * y).only_enforce_if(b)
     model.add(y == target * x).only_enforce_if(~b)
@@ -177,38 +193,62 @@ def _add_value(model: cp_model.CpModel, xs: list[cp_model.IntVar], target: int) 
 
 _ARITHMETIC = {"+": _add_sum, "*": _add_product, "-": _add_difference, "/": _add_quotient, "=": _add_value}
 
+METHODS = ("enumerate", "forbid")
+COUNTERS = ("nodes", "propagations", "conflicts")
+"""The shared statistics (base.STAT_NAMES) CP-SAT measures."""
+MAX_TARGET = 2**62
+"""CP-SAT's integers are 64-bit: a reachable cage target above this is refused by can_solve."""
+POLL_S = 0.1
+"""While a search runs in its thread, the main thread wakes this often to let a signal handler run."""
+
+
+class InvalidModelError(CpModelsError):
+    """CP-SAT rejected a model (MODEL_INVALID); the message is its validation's."""
+
 
 class CpsatBackend:
     """The CP-SAT backend; `workers` > 1 is only used for first solutions and `method="forbid"`."""
 
     name = "cpsat"
-    supports_cages = True
-    max_order = 64
+    capabilities = Capabilities(cages=True, max_order=64, counting=True, time_limit=True)
 
     def __init__(self, method: str = "enumerate", workers: int = 1, encoding: str = "auto") -> None:
         if encoding not in ENCODINGS:
             raise CpModelsError(f"unknown cage encoding {encoding!r}; choose one of: {', '.join(ENCODINGS)}")
+        _check_method(method)
         self.method, self.workers, self.encoding = method, workers, encoding
 
     def can_solve(self, puzzle: GridPuzzle) -> str | None:
-        """None: CP-SAT takes every grid puzzle up to order 64."""
-        return None if puzzle.n <= self.max_order else f"order {puzzle.n} is above {self.max_order}"
+        """None up to order 64 (capability_problem), unless a reachable cage target is beyond 64-bit integers."""
+        problem = capability_problem(self.capabilities, puzzle)
+        if problem or unreachable_cage(puzzle):  # an unreachable target is answered "none" without a model
+            return problem
+        for k, cage in enumerate(puzzle.cages, start=1):
+            if cage.target > MAX_TARGET:
+                return f"cage {k} ({cage.label()}) has a target above 2**62, beyond CP-SAT's 64-bit integers"
+        return None
 
     def warm_up(self) -> float:
-        """Nothing to compile: 0.0 seconds (the method exists so callers treat every backend alike)."""
-        return 0.0
-
-    def solve(self, puzzle: GridPuzzle, *, limit: int = 1, time_limit: float | None = None) -> SolveResult:
-        """Up to `limit` solutions, by one-worker enumeration or by repeated solve-and-forbid."""
+        """Solve an empty 4x4 Latin square to two solutions (a first solve costs a few ms more); the seconds it took."""
         start = time.perf_counter()
+        self.solve(GridPuzzle(4, latin_units(4), (0,) * 16), limit=2)
+        return time.perf_counter() - start
+
+    def solve(
+        self, puzzle: GridPuzzle, *, limit: int = 1, time_limit: float | None = None, keep: int | None = None
+    ) -> SolveResult:
+        """Up to `limit` solutions (the first `keep` kept), by one-worker enumeration or by repeated solve-and-forbid.
+
+        A cage whose target is out of its operator's range (base.unreachable_cage) answers "none" unbuilt.
+        """
+        timer = SolveTimer()
+        deadline = timer.deadline(time_limit)
+        if unreachable_cage(puzzle):
+            return timer.finish(self.name, [], limit, True, dict.fromkeys(COUNTERS, 0))
         compiled = build_model(puzzle, self.encoding)
-        build_us = int((time.perf_counter() - start) * 1e6)
-        result = solve_model(
-            compiled, puzzle, limit=limit, time_limit=time_limit, method=self.method, workers=self.workers
-        )
-        result.stats["build_us"] = build_us
-        result.wall_s = time.perf_counter() - start
-        return result
+        timer.built()
+        found = _search(compiled, puzzle, limit, kept(limit, keep), deadline, self.method, self.workers, False)
+        return timer.finish(self.name, found.solutions, limit, found.complete, found.stats, found.count)
 
 
 def solve_model(
@@ -219,78 +259,208 @@ def solve_model(
     time_limit: float | None = None,
     method: str = "enumerate",
     workers: int = 1,
+    keep: int | None = None,
 ) -> SolveResult:
-    """Up to `limit` solutions of a compiled (perhaps user-extended) model of `puzzle`, counted exactly:
-    one-worker enumeration, or solve-and-forbid (`method="forbid"`, exact with several workers)."""
-    start = time.perf_counter()
+    """Up to `limit` distinct grids of a compiled (perhaps user-extended) model of `puzzle`, counted exactly.
+
+    Solutions are counted as grids, the values of `compiled.cells`, whatever other variables the model
+    has: "enumerate" (one worker) de-duplicates the grids when the model has variables beyond those
+    build_model made (each grid then comes once per assignment of the others: with many such
+    variables, "forbid" is faster); "forbid" solves, forbids the grid found and solves again, on a copy
+    of the model, exact with any number of workers. The caller's model is never changed, so two calls
+    give the same answer. Every grid returned has passed the checker (grid.explain_violation) against
+    `puzzle`: the extension may add rules, never break the puzzle's; the first `keep` are returned.
+    """
+    _check_method(method)
+    timer = SolveTimer()
+    timer.built()
+    found = _search(compiled, puzzle, limit, kept(limit, keep), timer.deadline(time_limit), method, workers, True)
+    for grid in found.solutions:
+        problem = explain_violation(puzzle, grid)
+        if problem:
+            raise RuntimeError(f"the extended CP-SAT model gave a grid that breaks the puzzle: {problem}")
+    return timer.finish("cpsat", found.solutions, limit, found.complete, found.stats, found.count)
+
+
+def _check_method(method: str) -> None:
+    """Raise CpModelsError unless `method` is one of METHODS."""
+    if method not in METHODS:
+        raise CpModelsError(f"unknown CP-SAT method {method!r}; choose one of: {', '.join(METHODS)}")
+
+
+@dataclass
+class _Found:
+    """What a search found: the grids kept, how many grids in all, whether the space was exhausted, statistics."""
+
+    solutions: list[tuple[int, ...]]
+    count: int
+    complete: bool
+    stats: dict[str, int]
+
+
+def _search(
+    compiled: CpsatModel,
+    puzzle: GridPuzzle,
+    limit: int,
+    keep: int,
+    deadline: float | None,
+    method: str,
+    workers: int,
+    copy: bool,
+) -> _Found:
+    """Solve-and-forbid (method "forbid", or one solution asked for; on a copy of the model if `copy`), else enumerate."""
     if method == "forbid" or limit == 1:
-        solutions, complete, stats = _solve_and_forbid(compiled, puzzle, limit, time_limit, workers)
-    else:
-        solutions, complete, stats = _enumerate(compiled, limit, time_limit)
-    status = status_for(len(solutions), limit, complete)
-    return SolveResult(status, solutions, len(solutions), complete, time.perf_counter() - start, stats, "cpsat")
+        return _solve_and_forbid(compiled, puzzle, limit, keep, deadline, workers, copy)
+    extended = compiled.own_variables is None or len(compiled.model.proto.variables) > compiled.own_variables
+    return _enumerate(compiled, limit, keep, deadline, distinct=extended)
 
 
 def _solver(time_limit: float | None, workers: int) -> cp_model.CpSolver:
-    """A CpSolver with the given time limit (None: unlimited) and worker count."""
+    """A CpSolver with the given time limit (None: unlimited) and worker count, leaving SIGINT to Python."""
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = workers
+    solver.parameters.catch_sigint_signal = False
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = max(time_limit, 1e-3)
     return solver
 
 
-class _Collector(cp_model.CpSolverSolutionCallback):
-    """Records each solution's grid and stops the search once `limit` are found."""
+def _time_left(deadline: float | None) -> float | None:
+    """Seconds until `deadline` (None: no deadline)."""
+    return None if deadline is None else deadline - time.perf_counter()
 
-    def __init__(self, cells: list[cp_model.IntVar], limit: int) -> None:
+
+def _run(solver: cp_model.CpSolver, model: cp_model.CpModel, callback: cp_model.CpSolverSolutionCallback | None = None):
+    """solver.solve(model, callback), interruptible: its status, after raising if CP-SAT found the model invalid.
+
+    Python runs signal handlers in the main thread only, between bytecodes, so a Ctrl-C (or the CLI's
+    SIGTERM handler) would wait for a search running in C++ to end; and OR-Tools, when it catches
+    SIGINT itself, only stops that one search. So SIGINT is left to Python (catch_sigint_signal off,
+    _solver) and, in the main thread, the search runs in a worker thread while the main thread waits,
+    waking every POLL_S; any exception there (KeyboardInterrupt, the CLI's Interrupted, SystemExit)
+    stops the search, joins the thread and propagates. The thread costs about 0.1 ms per solve
+    (benchmarks/RESULTS.md, "Limits that hold"), against CP-SAT's 3-16 ms on a 9x9 Sudoku.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        status = solver.solve(model, callback)
+    else:
+        status = _solve_in_thread(solver, model, callback)
+    if status == cp_model.MODEL_INVALID:
+        raise InvalidModelError(f"CP-SAT rejected the model: {model.validate() or 'no reason given'}")
+    return status
+
+
+def _solve_in_thread(solver: cp_model.CpSolver, model: cp_model.CpModel, callback) -> int:
+    """solver.solve(model, callback) in a worker thread, the calling thread waiting so that it can take signals."""
+    outcome: list = []
+    done = threading.Event()
+
+    def work() -> None:
+        try:
+            outcome.append(solver.solve(model, callback))
+        except BaseException as exc:  # noqa: BLE001 -- handed to the waiting thread, which raises it
+            outcome.append(exc)
+        finally:
+            done.set()
+
+    thread = threading.Thread(target=work, name="cpsat-search", daemon=True)
+    thread.start()
+    try:
+        while not done.wait(POLL_S):
+            pass
+    except BaseException:
+        while thread.is_alive():  # stop_search before the search has started is lost: repeat it
+            solver.stop_search()
+            thread.join(0.01)
+        raise
+    thread.join()
+    if isinstance(outcome[0], BaseException):
+        raise outcome[0]
+    return outcome[0]
+
+
+class _Collector(cp_model.CpSolverSolutionCallback):
+    """Counts the grids found, keeps the first `keep`, and stops the search once `limit` are found.
+
+    With `distinct`, a grid seen before (another assignment of variables beyond the cells) is not
+    counted again; the grids seen are remembered for that.
+    """
+
+    def __init__(self, cells: list[cp_model.IntVar], limit: int, keep: int, distinct: bool) -> None:
         super().__init__()
-        self.cells, self.limit = cells, limit
+        self.cells, self.limit, self.keep = cells, limit, keep
+        self.seen: set[tuple[int, ...]] | None = set() if distinct else None
+        self.count = 0
         self.solutions: list[tuple[int, ...]] = []
 
     def on_solution_callback(self) -> None:
-        self.solutions.append(tuple(self.value(x) for x in self.cells))
-        if len(self.solutions) >= self.limit:
+        if self.seen is not None:
+            grid = tuple(self.value(x) for x in self.cells)
+            if grid in self.seen:
+                return
+            self.seen.add(grid)
+        if len(self.solutions) < self.keep:
+            self.solutions.append(tuple(self.value(x) for x in self.cells))
+        self.count += 1
+        if self.count >= self.limit:
             self.stop_search()
 
 
-def _enumerate(compiled: CpsatModel, limit: int, time_limit: float | None):
-    """Enumerate up to `limit` solutions with one worker; returns (solutions, complete, stats)."""
-    solver = _solver(time_limit, 1)
+def _enumerate(compiled: CpsatModel, limit: int, keep: int, deadline: float | None, distinct: bool) -> _Found:
+    """Enumerate up to `limit` grids with one worker (several return duplicates and miss some, module docstring)."""
+    left = _time_left(deadline)
+    if left is not None and left <= 0:
+        return _Found([], 0, False, dict.fromkeys(COUNTERS, 0))
+    solver = _solver(left, 1)
     solver.parameters.enumerate_all_solutions = True
-    collector = _Collector(compiled.cells, limit)
-    status = solver.solve(compiled.model, collector)
+    collector = _Collector(compiled.cells, limit, keep, distinct)
+    status = _run(solver, compiled.model, collector)
     complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
-    return collector.solutions, complete, _stats(solver)
+    return _Found(collector.solutions, collector.count, complete, _stats(solver))
 
 
-def _solve_and_forbid(compiled: CpsatModel, puzzle: GridPuzzle, limit: int, time_limit: float | None, workers: int):
-    """Solve, forbid the solution found and solve again, up to `limit` times; (solutions, complete, stats)."""
-    deadline = None if time_limit is None else time.perf_counter() + time_limit
+def _solve_and_forbid(
+    compiled: CpsatModel,
+    puzzle: GridPuzzle,
+    limit: int,
+    keep: int,
+    deadline: float | None,
+    workers: int,
+    copy: bool,
+) -> _Found:
+    """Solve, forbid the grid found and solve again, up to `limit` times; forbidding on a copy if `copy`."""
+    model, cells = compiled.model, compiled.cells
     solutions: list[tuple[int, ...]] = []
-    totals = {"branches": 0, "conflicts": 0}
-    while len(solutions) < limit:
-        if solutions:
-            _forbid(compiled, puzzle, solutions[-1])
-        left = None if deadline is None else deadline - time.perf_counter()
+    totals = dict.fromkeys(COUNTERS, 0)
+    count, last = 0, None
+    while count < limit:
+        if last is not None:
+            if copy and model is compiled.model:
+                model = compiled.model.clone()
+                cells = [model.get_int_var_from_proto_index(x.index) for x in compiled.cells]
+            _forbid(model, cells, puzzle, last)
+        left = _time_left(deadline)
         if left is not None and left <= 0:
-            return solutions, False, totals
+            return _Found(solutions, count, False, totals)
         solver = _solver(left, workers)
-        status = solver.solve(compiled.model)
+        status = _run(solver, model)
         for key, value in _stats(solver).items():
             totals[key] += value
         if status == cp_model.INFEASIBLE:
-            return solutions, True, totals
+            return _Found(solutions, count, True, totals)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return solutions, False, totals
-        solutions.append(tuple(solver.value(x) for x in compiled.cells))
-    return solutions, False, totals
+            return _Found(solutions, count, False, totals)
+        last = tuple(solver.value(x) for x in cells)
+        count += 1
+        if len(solutions) < keep:
+            solutions.append(last)
+    return _Found(solutions, count, False, totals)
 
 
-def _forbid(compiled: CpsatModel, puzzle: GridPuzzle, grid: tuple[int, ...]) -> None:
-    """Add a clause that some empty cell differs from `grid`."""
-    model, differs = compiled.model, []
-    for i, x in enumerate(compiled.cells):
+def _forbid(model: cp_model.CpModel, cells: list[cp_model.IntVar], puzzle: GridPuzzle, grid: tuple[int, ...]) -> None:
+    """Add to `model` a clause that some empty cell differs from `grid`."""
+    differs = []
+    for i, x in enumerate(cells):
         if not puzzle.givens[i]:
             b = model.new_bool_var("")
             model.add(x != grid[i]).only_enforce_if(b)
@@ -299,5 +469,6 @@ def _forbid(compiled: CpsatModel, puzzle: GridPuzzle, grid: tuple[int, ...]) -> 
 
 
 def _stats(solver: cp_model.CpSolver) -> dict[str, int]:
-    """Search statistics of a finished solve."""
-    return {"branches": solver.num_branches, "conflicts": solver.num_conflicts}
+    """The shared statistics (base.STAT_NAMES) of a finished solve: branches as nodes, propagations, conflicts."""
+    propagations = solver.num_binary_propagations + solver.num_integer_propagations
+    return {"nodes": solver.num_branches, "propagations": propagations, "conflicts": solver.num_conflicts}

@@ -10,27 +10,20 @@ The compilation, for any grid puzzle (no family is assumed):
   with the givens, covering its cells' items and their (unit, value) items. So every cage, `/`
   included, is exact, and a tuple that repeats a value inside a box is no option at all.
 - givens are pre-covered: their cells and (unit, value) items are left out, and so is every option
-  that would cover one of those. In a DLX file (`write_dlx`) a given is instead an option forced in
-  advance: the given cell's only option, so that the file stands alone.
+  that would cover one of those. In a DLX file a given is instead an option forced in advance: the
+  given cell's only option, so that the file stands alone.
 
-Item names in DLX files (at most 8 characters up to order 64; rows, columns, values 1-based):
-
-    p3_7    cell r3c7 holds a value
-    r3v5    row 3 holds value 5            c7v5   column 7 holds value 5
-    b2v5    the 2nd unit that is neither a row nor a column (a box, a region) holds value 5
-    u12v5   unit 12 of puzzle.units holds 5 (a unit listed twice: its second listing)
-
-Knuth's DLX1 format (`read_dlx`, `write_exact_cover`): lines starting with `|` are comments; the first
-other line names the items, primary ones before a lone `|` and secondary ones after it; every later
-line is an option, its item names separated by spaces. DLX2 colours (`item:colour`) are refused.
+Knuth's DLX1 files (reading them, writing a puzzle's exact cover, item names) are in formats/dlx.py.
 
 The search (dlx_kernel.py) is Knuth's DLX1 in numba with the minimum-remaining-values rule, run in
 chunks of a work budget with the clock read between chunks, so that the time limit is honoured.
+
+stats: "nodes" (options tried), "build_s", "search_s" (base.STAT_NAMES), and the backend's own:
+"updates" (link updates), "items" and "options" (the size of the exact cover).
 """
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -41,16 +34,14 @@ from types import ModuleType
 import numpy as np
 
 from .. import cages as cage_rules
-from ..errors import BackendUnavailableError, CpModelsError, ParseError
+from ..errors import BackendUnavailableError, CpModelsError
 from ..grid import Cage, GridPuzzle, cells_named
-from .base import SolveResult, status_for
+from .base import Capabilities, SolveResult, SolveTimer, capability_problem
 
 MAX_CAGE_OPTIONS = 200_000
 """A cage allowing more value tuples than this is refused (can_solve says so)."""
 MAX_OPTIONS = 5_000_000
 """A puzzle whose exact cover would have more options than this is refused."""
-MAX_NAME = 8
-"""Knuth's DLX1 limit on the length of an item name."""
 BUFFER_CELLS = 1 << 22
 """Solutions are handed out of the kernel in buffers of at most this many option numbers."""
 FIRST_CHUNK = 50_000
@@ -379,150 +370,6 @@ def _grids(compiled: CompiledPuzzle, block: np.ndarray) -> list[tuple[int, ...]]
     return list(map(tuple, grids.tolist()))
 
 
-# ---- Knuth's DLX format --------------------------------------------------------------------
-
-
-def item_names(puzzle: GridPuzzle, compiled: CompiledPuzzle) -> list[str]:
-    """The DLX name of every item of `compiled`, in item order: p3_7, r3v5, c7v5, b2v5, u12v5 (module docstring)."""
-    names = [""] * compiled.cover.n_items
-    n = puzzle.n
-    for cell in np.flatnonzero(compiled.cell_item >= 0):
-        r, c = divmod(int(cell), n)
-        names[compiled.cell_item[cell]] = f"p{r + 1}_{c + 1}"
-    for k, prefix in enumerate(_unit_prefixes(puzzle)):
-        for v in np.flatnonzero(compiled.unit_item[k] >= 0):
-            names[compiled.unit_item[k, v]] = f"{prefix}v{v}"
-    too_long = next((name for name in names if len(name) > MAX_NAME), None)
-    if too_long:
-        raise CpModelsError(f"item name {too_long!r} is longer than DLX's {MAX_NAME} characters")
-    return names
-
-
-def _unit_prefixes(puzzle: GridPuzzle) -> list[str]:
-    """r3 for row 3, c7 for column 7, b2 for the 2nd other unit; u12 for unit 12 when its name is taken."""
-    n, seen, others = puzzle.n, set(), 0
-    prefixes = []
-    for k, unit in enumerate(puzzle.units, start=1):
-        rows, cols = {i // n for i in unit}, {i % n for i in unit}
-        if len(unit) == n and len(rows) == 1:
-            prefix = f"r{rows.pop() + 1}"
-        elif len(unit) == n and len(cols) == 1:
-            prefix = f"c{cols.pop() + 1}"
-        else:
-            others += 1
-            prefix = f"b{others}"
-        prefix = f"u{k}" if prefix in seen else prefix
-        seen.add(prefix)
-        prefixes.append(prefix)
-    return prefixes
-
-
-def write_exact_cover(
-    primary: Sequence[str], secondary: Sequence[str], options: Sequence[Sequence[str]], comments: Sequence[str] = ()
-) -> str:
-    """The DLX1 text of an exact-cover problem: `|` comment lines, the item line, one line per option."""
-    head = " ".join(primary) + (" | " + " ".join(secondary) if secondary else "")
-    lines = [f"| {c}" if c else "|" for c in comments] + [head] + [" ".join(o) for o in options]
-    return "\n".join(lines) + "\n"
-
-
-def write_dlx(puzzle: GridPuzzle) -> str:
-    """The DLX1 text of `puzzle`'s exact cover, givens as their cells' only options (options in compile order)."""
-    compiled = compile_puzzle(puzzle, precover=False)
-    names = item_names(puzzle, compiled)
-    cover = compiled.cover
-    options = [[names[i] for i in cover.option(k)] for k in range(cover.n_options)]
-    givens = sum(1 for g in puzzle.givens if g)
-    comments = [
-        f"cpmodels exact cover of {puzzle.name or 'a grid puzzle'}: order {puzzle.n}, "
-        + f"{len(puzzle.units)} units, {len(puzzle.cages)} cages, {givens} givens",
-        "items: pR_C cell rRcC holds a value; rRvV cCvV bKvV uKvV: row R, column C, other unit K, unit K holds V",
-        "after the bar: units of fewer cells than the order (each value at most once)",
-        "options: one per empty cell and value, one per allowed tuple of a cage; a given is its cell's only option",
-    ]
-    return write_exact_cover(names[: cover.n_primary], names[cover.n_primary :], options, comments)
-
-
-_TOKEN = re.compile(r"\S+")
-
-
-def read_dlx(text: str, path: str = "<input>") -> tuple[list[str], list[str], list[list[str]]]:
-    """The primary items, secondary items and options (lists of item names) of DLX1 text."""
-    primary: list[str] = []
-    secondary: list[str] = []
-    options: list[list[str]] = []
-    known: dict[str, int] = {}
-    for k, line in enumerate(text.splitlines(), start=1):
-        if line.startswith("|") or not line.strip():
-            continue
-        tokens = list(_TOKEN.finditer(line))
-        if not known and not primary:
-            primary, secondary = _item_line(tokens, path, k, line)
-            known = {name: i for i, name in enumerate(primary + secondary)}
-        else:
-            options.append(_option_line(tokens, known, path, k, line))
-    if not primary:
-        raise ParseError("no item line: the first line that is not a | comment names the items", path=path)
-    return primary, secondary, options
-
-
-def _item_line(tokens: list[re.Match], path: str, k: int, line: str) -> tuple[list[str], list[str]]:
-    """The primary and secondary item names of the item line, checked."""
-    primary: list[str] = []
-    secondary: list[str] = []
-    current, seen = primary, set()
-    for tok in tokens:
-        name = tok.group()
-        if name == "|":
-            if current is secondary:
-                raise _error("a second '|' in the item line", tok, path, k, line)
-            current = secondary
-        elif len(name) > MAX_NAME or ":" in name or "|" in name:
-            raise _error(f"item name {name!r}: at most {MAX_NAME} characters, no ':' or '|'", tok, path, k, line)
-        elif name in seen:
-            raise _error(f"item {name!r} is named twice", tok, path, k, line)
-        else:
-            seen.add(name)
-            current.append(name)
-    if not primary:
-        raise ParseError("no primary item before the '|'", path=path, line=k, column=1, text=line)
-    return primary, secondary
-
-
-def _error(message: str, tok: re.Match, path: str, k: int, line: str) -> ParseError:
-    """A ParseError at the token `tok` of line k."""
-    return ParseError(message, path=path, line=k, column=tok.start() + 1, text=line)
-
-
-def _option_line(tokens: list[re.Match], known: dict[str, int], path: str, k: int, line: str) -> list[str]:
-    """The item names of an option line, each known and named once; DLX2 colours are refused."""
-    names: list[str] = []
-    for tok in tokens:
-        name = tok.group()
-        if ":" in name:
-            raise _error(f"{name!r} has a DLX2 colour; this solver reads DLX1 (no colours)", tok, path, k, line)
-        if name not in known:
-            raise _error(f"unknown item {name!r}", tok, path, k, line)
-        if name in names:
-            raise _error(f"item {name!r} appears twice in this option", tok, path, k, line)
-        names.append(name)
-    return names
-
-
-def cover_from_names(primary: Sequence[str], secondary: Sequence[str], options: Sequence[Sequence[str]]) -> ExactCover:
-    """The ExactCover of named items and options, as read_dlx returns them (items numbered in order)."""
-    number = {name: i for i, name in enumerate([*primary, *secondary])}
-    return exact_cover(len(primary), len(secondary), [[number[name] for name in o] for o in options])
-
-
-def solve_dlx(
-    text: str, *, limit: int = 1, time_limit: float | None = None, path: str = "<input>"
-) -> tuple[CoverResult, list[list[str]]]:
-    """Up to `limit` solutions of the exact-cover problem in DLX1 text, and its options (to name a solution's)."""
-    primary, secondary, options = read_dlx(text, path)
-    return solve_exact_cover(cover_from_names(primary, secondary, options), limit=limit, time_limit=time_limit), options
-
-
 # ---- the backend ---------------------------------------------------------------------------
 
 
@@ -530,14 +377,14 @@ class DlxBackend:
     """Exact cover by dancing links: every grid puzzle with its cages, counting exactly up to any limit."""
 
     name = "dlx"
-    supports_cages = True
-    max_order = 64
+    capabilities = Capabilities(cages=True, max_order=64, counting=True, time_limit=True)
 
     def can_solve(self, puzzle: GridPuzzle) -> str | None:
         """None if the exact cover of `puzzle` is within bounds, else why not (order, cage tuples, options, units)."""
+        problem = capability_problem(self.capabilities, puzzle)
+        if problem:
+            return problem
         n = puzzle.n
-        if n > self.max_order:
-            return f"order {n} is above {self.max_order}"
         options = n * (n * n - sum(len(c.cells) for c in puzzle.cages))
         for cage in puzzle.cages:
             tuples = _tuples_for(cage.cells, cage.op, cage.target, n)
@@ -550,19 +397,17 @@ class DlxBackend:
 
     def solve(self, puzzle: GridPuzzle, *, limit: int = 1, time_limit: float | None = None) -> SolveResult:
         """Up to `limit` solutions of `puzzle` by Algorithm X, stopping at `time_limit` seconds."""
-        start = time.perf_counter()
-        deadline = None if time_limit is None else start + time_limit
+        timer = SolveTimer()
         compiled = compile_puzzle(puzzle)
-        compile_us = int((time.perf_counter() - start) * 1e6)
+        timer.built()
         cover = compiled.cover
-        stats = {"options": cover.n_options, "items": cover.n_items, "compile_us": compile_us, "nodes": 0}
+        stats = {"nodes": 0, "updates": 0, "items": cover.n_items, "options": cover.n_options}
         if compiled.infeasible:
-            return SolveResult("none", [], 0, True, time.perf_counter() - start, stats | {"updates": 0}, self.name)
+            return timer.finish(self.name, [], limit, True, stats)
         solutions: list[tuple[int, ...]] = []
+        deadline = timer.deadline(time_limit)
         complete, nodes, updates = _search(cover, limit, deadline, lambda b: solutions.extend(_grids(compiled, b)))
-        stats |= {"nodes": nodes, "updates": updates}
-        status = status_for(len(solutions), limit, complete)
-        return SolveResult(status, solutions, len(solutions), complete, time.perf_counter() - start, stats, self.name)
+        return timer.finish(self.name, solutions, limit, complete, stats | {"nodes": nodes, "updates": updates})
 
     def warm_up(self) -> float:
         """Compile the kernels (or load them from numba's cache); returns the seconds it took."""

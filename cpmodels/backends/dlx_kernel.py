@@ -153,33 +153,38 @@ def _uncover(i, llink, rlink, ulink, dlink, top, length):  # pragma: no cover - 
 
 @njit(cache=True)
 def search(
-    llink, rlink, ulink, dlink, top, length, option_of, x, chosen, state, solutions, limit, budget
+    llink, rlink, ulink, dlink, top, length, option_of, x, chosen, state, solutions, limit, record, budget
 ):  # pragma: no cover - compiled
-    """Resume Algorithm X from `state` until `limit` more solutions, a full buffer or `budget` more nodes + updates.
+    """Resume Algorithm X from `state` until `limit` more solutions or `budget` more nodes + updates.
 
-    Returns (solutions written to rows 0.. of `solutions` as 0-based option numbers padded with -1,
-    nodes so far, updates so far, whether the search has finished). `state` and the link arrays keep
-    everything needed to resume with another call.
+    The first `record` solutions of this call are written to rows 0.. of `solutions` (0-based option
+    numbers padded with -1), the rest only counted; the call pauses when the buffer is full while
+    more are to be recorded. Returns (solutions found, solutions written, nodes so far, updates so
+    far, whether the search has finished). `state` and the link arrays keep everything needed to
+    resume with another call.
     """
     level = state[LEVEL]
     step = state[STEP]
     nodes = state[NODES]
     updates = state[UPDATES]
     stop_at = nodes + updates + budget
-    capacity = min(limit, solutions.shape[0])
+    rows = solutions.shape[0]
     found = 0
+    written = 0
     while step != DONE:
         if step == ENTER:
             # 1. (X2) Enter a level: pause here when the budget is spent, nothing half done.
-            if nodes + updates >= stop_at or found >= capacity:
+            if nodes + updates >= stop_at or found >= limit or (written == rows and written < record):
                 break
             nodes += 1
             if rlink[0] == 0:
                 # 2. Every primary item is covered: record x[0..level) as a solution, then backtrack.
-                for k in range(level):
-                    solutions[found, k] = option_of[x[k]]
-                for k in range(level, solutions.shape[1]):
-                    solutions[found, k] = -1
+                if written < record:
+                    for k in range(level):
+                        solutions[written, k] = option_of[x[k]]
+                    for k in range(level, solutions.shape[1]):
+                        solutions[written, k] = -1
+                    written += 1
                 found += 1
                 step = LEAVE
                 continue
@@ -241,7 +246,7 @@ def search(
     state[STEP] = step
     state[NODES] = nodes
     state[UPDATES] = updates
-    return found, nodes, updates, step == DONE
+    return found, written, nodes, updates, step == DONE
 
 
 @njit(cache=True)

@@ -27,13 +27,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import partial
 
-from .errors import CpModelsError, ParseError
-from .formats import Entry, content_lines, entry_from
-from .grid import Cage, GridPuzzle, cell_name, latin_units
-from .sudoku import box_of, sudoku_puzzle, sudoku_units
+from ..cages import is_connected
+from ..errors import CpModelsError, ParseError
+from ..grid import Cage, GridPuzzle, cell_name, latin_units
+from ..sudoku import box_of, sudoku_puzzle, sudoku_units
+from .text import Entry, Token, content_lines, empty_input, entry_from, integer_of
 
 KEEN_ORDERS = range(3, 10)
 """The orders Keen accepts (validate_params in keen.c)."""
@@ -46,33 +46,30 @@ _KEEN_LETTERS = {"+": "a", "*": "m", "-": "s", "/": "d", "=": "a"}
 _KEEN_DIFFICULTIES = "enhxu"
 _NO_WALL_RUN = 25  # Keen's parser: `y` joins 25 cells' edges and puts no wall after them
 _SOLO_VARIANTS = {"j": "jigsaw", "k": "killer", "x": "X (diagonals)"}
-_LAYOUT_SYMBOL = re.compile(r"([_a-z])(\d*)")
-_NUMBER = re.compile(r"\d+")
-_SOLO_IGNORED = re.compile(r"a|r\d+|md?\d+|d[tbiaeu]")  # symmetry and difficulty
-_SOLO_GIVEN = re.compile(r"[1-9]\d*")
+_LAYOUT_SYMBOL = re.compile(r"([_a-z])([0-9]*)")
+_NUMBER = re.compile(r"[0-9]+")
+_SOLO_IGNORED = re.compile(r"a|r[0-9]+|md?[0-9]+|d[tbiaeu]")  # symmetry and difficulty
+_SOLO_GIVEN = re.compile(r"[1-9][0-9]*")
 _ID_CHARS = re.compile(r"[a-z0-9_,]*")
-_SOLO_PARAMS = re.compile(r"\d{1,2}(x\d{1,2}|j)[a-z0-9]*")
-_KEEN_PARAMS = re.compile(r"\d{1,2}(d[a-z])?m?")
+_SOLO_PARAMS = re.compile(r"[0-9]{1,2}(x[0-9]{1,2}|j)[a-z0-9]*")
+_KEEN_PARAMS = re.compile(r"[0-9]{1,2}(d[a-z])?m?")
 
 
-@dataclass(frozen=True)
-class _Source:
-    """One game ID as given, with where it came from, to locate errors in it."""
+def _game_id(text: str, path: str, line: int) -> Token:
+    """A game ID as given on line `line`, as the token of its text without surrounding whitespace."""
+    shown = text.rstrip()
+    start = len(shown) - len(shown.lstrip())
+    return Token(shown.strip(), path, line, start + 1, shown)
 
-    text: str
-    path: str
-    line: int
 
-    @property
-    def ident(self) -> str:
-        """The ID without surrounding whitespace."""
-        return self.text.strip()
+def _error(src: Token, message: str, index: int) -> ParseError:
+    """A ParseError with a caret under character `index` (0-based) of the game ID `src`."""
+    return src.part(index).error(message)
 
-    def error(self, message: str, index: int) -> ParseError:
-        """A ParseError with a caret under character `index` (0-based) of the ID."""
-        shown = self.text.rstrip()
-        start = len(shown) - len(shown.lstrip())
-        return ParseError(message, path=self.path, line=self.line, column=start + index + 1, text=shown)
+
+def _number_at(src: Token, m: re.Match, group: int = 0) -> int:
+    """The number a regex group matched in the game ID `src`, bounded in length."""
+    return integer_of(src.part(m.start(group), m.end(group))) or 0
 
 
 # ---- Keen ----------------------------------------------------------------------------------
@@ -87,41 +84,41 @@ def keen_edges(n: int) -> list[tuple[int, int]]:
 
 def read_keen(text: str, path: str = "<input>") -> GridPuzzle:
     """The Keen puzzle of a game ID `N:LAYOUT,CLUES`, cages in order of first cell, cells row-major."""
-    return _read_keen(_Source(text, path, 1))
+    return _read_keen(_game_id(text, path, 1))
 
 
-def _read_keen(src: _Source) -> GridPuzzle:
+def _read_keen(src: Token) -> GridPuzzle:
     """read_keen for an ID located in a file."""
     n, begin = _keen_order(src)
     groups, comma = _keen_layout(src, n, begin)
-    if comma >= len(src.ident):
-        raise src.error("expected ',' and the clues after the layout code", comma)
+    if comma >= len(src.text):
+        raise _error(src, "expected ',' and the clues after the layout code", comma)
     cages = _keen_clues(src, n, groups, comma + 1)
     return GridPuzzle(n, latin_units(n), (0,) * (n * n), tuple(cages), name=f"{src.path}:{src.line}")
 
 
-def _keen_order(src: _Source) -> tuple[int, int]:
+def _keen_order(src: Token) -> tuple[int, int]:
     """The order in a Keen ID's parameters and the index just after its ':'."""
-    ident = src.ident
-    m = re.match(r"\d+", ident)
+    ident = src.text
+    m = re.match(r"[0-9]+", ident)
     if not m:
-        raise src.error("a Keen game ID starts with the grid size, as in 4:_a_6bb_a_a3,a7d2m3s2a5d2m12", 0)
+        raise _error(src, "a Keen game ID starts with the grid size, as in 4:_a_6bb_a_a3,a7d2m3s2a5d2m12", 0)
     i = m.end()
     if ident[i : i + 1] == "d":
         if ident[i + 1 : i + 2] not in tuple(_KEEN_DIFFICULTIES):
-            raise src.error(f"unknown Keen difficulty (use one of {', '.join(_KEEN_DIFFICULTIES)})", i + 1)
+            raise _error(src, f"unknown Keen difficulty (use one of {', '.join(_KEEN_DIFFICULTIES)})", i + 1)
         i += 2
     if ident[i : i + 1] == "m":
         i += 1
     if ident[i : i + 1] != ":":
-        raise src.error("expected ':' after the Keen parameters", i)
-    n = int(m[0])
+        raise _error(src, "expected ':' after the Keen parameters", i)
+    n = _number_at(src, m)
     if n not in KEEN_ORDERS:
-        raise src.error(f"Keen grids are 3x3 to 9x9, not {n}x{n}", 0)
+        raise _error(src, f"Keen grids are 3x3 to 9x9, not {n}x{n}", 0)
     return n, i + 1
 
 
-def _keen_layout(src: _Source, n: int, begin: int) -> tuple[list[list[int]], int]:
+def _keen_layout(src: Token, n: int, begin: int) -> tuple[list[list[int]], int]:
     """The cages (row-major cells, ordered by first cell) of the layout code at `begin`, and the index after it."""
     edges = keen_edges(n)
     parent = list(range(n * n))
@@ -138,26 +135,26 @@ def _keen_layout(src: _Source, n: int, begin: int) -> tuple[list[list[int]], int
                 raise _too_long(src, n, index)
         i = end
     if pos != len(edges) + 1:
-        raise src.error(f"the layout code is too short for a {n}x{n} grid ({len(edges)} inner edges)", i)
+        raise _error(src, f"the layout code is too short for a {n}x{n} grid ({len(edges)} inner edges)", i)
     return _groups(parent), i
 
 
-def _too_long(src: _Source, n: int, index: int) -> ParseError:
+def _too_long(src: Token, n: int, index: int) -> ParseError:
     """The error for a layout code that goes on past the last edge of an n x n grid."""
-    return src.error(f"the layout code covers more than the {2 * n * (n - 1)} inner edges of a {n}x{n} grid", index)
+    return _error(src, f"the layout code covers more than the {2 * n * (n - 1)} inner edges of a {n}x{n} grid", index)
 
 
-def _layout_symbols(src: _Source, begin: int) -> list[tuple[int, int, int, int]]:
+def _layout_symbols(src: Token, begin: int) -> list[tuple[int, int, int, int]]:
     """The layout code's symbols as (index, non-walls it stands for, repeat count, index after it)."""
-    ident, i = src.ident, begin
+    ident, i = src.text, begin
     out: list[tuple[int, int, int, int]] = []
     while i < len(ident) and ident[i] != ",":
         m = _LAYOUT_SYMBOL.match(ident, i)
         if not m:
-            raise src.error(f"{ident[i]!r} cannot appear in a layout code (a-z or _, each with an optional count)", i)
-        count = int(m[2]) if m[2] else 1
+            raise _error(src, f"{ident[i]!r} cannot appear in a layout code (a-z or _, each with an optional count)", i)
+        count = _number_at(src, m, 2) if m[2] else 1
         if count == 0:
-            raise src.error("a repeat count must be at least 1", m.start(2))
+            raise _error(src, "a repeat count must be at least 1", m.start(2))
         out.append((i, 0 if m[1] == "_" else ord(m[1]) - ord("a") + 1, count, m.end()))
         i = m.end()
     return out
@@ -185,27 +182,27 @@ def _groups(parent: list[int]) -> list[list[int]]:
     return [groups[root] for root in sorted(groups)]
 
 
-def _keen_clues(src: _Source, n: int, groups: list[list[int]], begin: int) -> list[Cage]:
+def _keen_clues(src: Token, n: int, groups: list[list[int]], begin: int) -> list[Cage]:
     """One Cage per group from the clue string at `begin`; raises unless there is exactly one clue per cage."""
-    ident, i = src.ident, begin
+    ident, i = src.text, begin
     cages: list[Cage] = []
     for k, cells in enumerate(groups, start=1):
         if i >= len(ident):
-            raise src.error(f"too few clues: the layout has {len(groups)} cages, the clues stop after {k - 1}", i)
+            raise _error(src, f"too few clues: the layout has {len(groups)} cages, the clues stop after {k - 1}", i)
         letter = ident[i]
         if letter not in _KEEN_OPS:
-            raise src.error(f"{letter!r} is not a Keen clue letter (a sum, m product, s difference, d quotient)", i)
+            raise _error(src, f"{letter!r} is not a Keen clue letter (a sum, m product, s difference, d quotient)", i)
         if letter in "sd" and len(cells) != 2:
             where = " ".join(cell_name(*divmod(c, n)) for c in cells)
-            raise src.error(f"clue {k} '{letter}' needs a 2-cell cage, but cage {k} ({where}) has {len(cells)}", i)
+            raise _error(src, f"clue {k} '{letter}' needs a 2-cell cage, but cage {k} ({where}) has {len(cells)}", i)
         target = _NUMBER.match(ident, i + 1)
         if not target:
-            raise src.error(f"clue {k} '{letter}' has no target number", i + 1)
+            raise _error(src, f"clue {k} '{letter}' has no target number", i + 1)
         op = "=" if len(cells) == 1 else _KEEN_OPS[letter]
-        cages.append(Cage(tuple(divmod(c, n) for c in cells), op, int(target[0])))
+        cages.append(Cage(tuple(divmod(c, n) for c in cells), op, _number_at(src, target)))
         i = target.end()
     if i < len(ident):
-        raise src.error(f"too many clues: the layout has {len(groups)} cages", i)
+        raise _error(src, f"too many clues: the layout has {len(groups)} cages", i)
     return cages
 
 
@@ -242,14 +239,7 @@ def _check_keen_cage(k: int, cage: Cage, n: int) -> None:
         raise CpModelsError(f"cage {k} has a hidden operator; Keen shows every operator")
     if cage.target < 0:
         raise CpModelsError(f"cage {k} has a negative target {cage.target}")
-    cells, seen, todo = set(cage.cells), {cage.cells[0]}, [cage.cells[0]]
-    while todo:
-        r, c = todo.pop()
-        for near in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-            if near in cells and near not in seen:
-                seen.add(near)
-                todo.append(near)
-    if seen != cells:
+    if not is_connected(cage.cells):
         raise CpModelsError(f"cage {k} is not connected, so Keen's layout code cannot draw it")
 
 
@@ -292,36 +282,39 @@ def _compress(symbols: list[str]) -> str:
 
 def read_solo(text: str, path: str = "<input>") -> GridPuzzle:
     """The plain Sudoku of a Solo game ID `RxC:DESC` (boxes of R rows by C columns)."""
-    return _read_solo(_Source(text, path, 1))
+    return _read_solo(_game_id(text, path, 1))
 
 
-def _read_solo(src: _Source) -> GridPuzzle:
+def _read_solo(src: Token) -> GridPuzzle:
     """read_solo for an ID located in a file."""
     box, begin = _solo_box(src)
     givens = _solo_givens(src, box[0] * box[1], begin)
     return sudoku_puzzle(givens, box=box, name=f"{src.path}:{src.line}")
 
 
-def _solo_box(src: _Source) -> tuple[tuple[int, int], int]:
+def _solo_box(src: Token) -> tuple[tuple[int, int], int]:
     """The box shape (rows, columns) in a Solo ID's parameters and the index after its ':'; refuses variants."""
-    ident = src.ident
-    m = re.match(r"(\d+)(?:x(\d+))?", ident)
+    ident = src.text
+    m = re.match(r"([0-9]+)(?:x([0-9]+))?", ident)
     if not m:
-        raise src.error("a Solo game ID starts with the box shape, as in 3x3:b5c8c1e9_6...", 0)
-    rows, cols = int(m[1]), int(m[2] or m[1])
+        raise _error(src, "a Solo game ID starts with the box shape, as in 3x3:b5c8c1e9_6...", 0)
+    rows = _number_at(src, m, 1)
+    cols = _number_at(src, m, 2) if m[2] else rows
     colon = _solo_flags(src, m.end())
     if cols == 1:
-        raise src.error("Solo reads an Nx1 shape as its jigsaw variant, which is not supported", m.start(2))
+        raise _error(src, "Solo reads an Nx1 shape as its jigsaw variant, which is not supported", m.start(2))
     if rows < 2 or cols < 2:
-        raise src.error(f"both box dimensions must be at least 2, not {rows}x{cols}", 0)
+        raise _error(src, f"both box dimensions must be at least 2, not {rows}x{cols}", 0)
     if rows * cols > SOLO_MAX_SYMBOLS:
-        raise src.error(f"Solo supports at most {SOLO_MAX_SYMBOLS} symbols; {rows}x{cols} boxes need {rows * cols}", 0)
+        raise _error(
+            src, f"Solo supports at most {SOLO_MAX_SYMBOLS} symbols; {rows}x{cols} boxes need {rows * cols}", 0
+        )
     return (rows, cols), colon + 1
 
 
-def _solo_flags(src: _Source, begin: int) -> int:
+def _solo_flags(src: Token, begin: int) -> int:
     """The index of the ':' ending Solo's parameters; skips symmetry and difficulty, refuses variant flags."""
-    ident, i = src.ident, begin
+    ident, i = src.text, begin
     variants: list[int] = []
     while i < len(ident) and ident[i] != ":":
         sym = _SOLO_IGNORED.match(ident, i)
@@ -331,18 +324,18 @@ def _solo_flags(src: _Source, begin: int) -> int:
             variants.append(i)
             i += 1
         else:
-            raise src.error(f"{ident[i]!r} is not a Solo parameter", i)
+            raise _error(src, f"{ident[i]!r} is not a Solo parameter", i)
     if variants:
         names = " and ".join(dict.fromkeys(_SOLO_VARIANTS[ident[v]] for v in variants))
-        raise src.error(f"Solo's {names} variant is not supported, only plain Sudoku", variants[0])
+        raise _error(src, f"Solo's {names} variant is not supported, only plain Sudoku", variants[0])
     if i >= len(ident):
-        raise src.error("expected ':' after the Solo parameters", i)
+        raise _error(src, "expected ':' after the Solo parameters", i)
     return i
 
 
-def _solo_givens(src: _Source, n: int, begin: int) -> list[int]:
+def _solo_givens(src: Token, n: int, begin: int) -> list[int]:
     """The n*n row-major givens (0 = empty) of Solo's grid description at `begin`."""
-    ident, i = src.ident, begin
+    ident, i = src.text, begin
     cells: list[int] = []
     area = n * n
     while i < len(ident):
@@ -352,17 +345,17 @@ def _solo_givens(src: _Source, n: int, begin: int) -> list[int]:
             i += 1
             continue
         if not (m or "a" <= ch <= "z"):
-            raise src.error(_solo_bad_char(ch), i)
-        size = int(m[0]) if m else 0
+            raise _error(src, _solo_bad_char(ch), i)
+        size = _number_at(src, m) if m else 0
         run = 1 if m else ord(ch) - ord("a") + 1
         if len(cells) + run > area:
-            raise src.error(f"too many cells: a {n}x{n} grid has {area}", i)
+            raise _error(src, f"too many cells: a {n}x{n} grid has {area}", i)
         if size > n:
-            raise src.error(f"given {size} is above {n}, the largest value of a {n}x{n} grid", i)
+            raise _error(src, f"given {size} is above {n}, the largest value of a {n}x{n} grid", i)
         cells += [size] * run
         i = m.end() if m else i + 1
     if len(cells) < area:
-        raise src.error(f"too few cells: the description fills {len(cells)} of {area}", i)
+        raise _error(src, f"too few cells: the description fills {len(cells)} of {area}", i)
     return cells
 
 
@@ -408,17 +401,26 @@ def encode_solo_grid(givens: Sequence[int]) -> str:
 
 def detect(text: str) -> str | None:
     """The family, "keen" or "solo", whose game ID the first non-comment line of `text` resembles, else None."""
-    lines = content_lines(text)
+    lines = [ln.strip() for _, ln in content_lines(text)]
+    return "solo" if sniff_solo(lines) else "keen" if sniff_keen(lines) else None
+
+
+def sniff_solo(lines: list[str]) -> bool:
+    """Whether the first content line looks like a Solo game ID `RxC:DESC`."""
+    return _id_parameters(lines, _SOLO_PARAMS)
+
+
+def sniff_keen(lines: list[str]) -> bool:
+    """Whether the first content line looks like a Keen game ID `N:LAYOUT,CLUES`."""
+    return _id_parameters(lines, _KEEN_PARAMS)
+
+
+def _id_parameters(lines: list[str], params: re.Pattern) -> bool:
+    """Whether the first of the stripped content `lines` is a game ID whose parameters match `params`."""
     if not lines:
-        return None
-    params, colon, desc = lines[0][1].strip().partition(":")
-    if not colon or not _ID_CHARS.fullmatch(desc):
-        return None
-    if _SOLO_PARAMS.fullmatch(params):
-        return "solo"
-    if _KEEN_PARAMS.fullmatch(params):
-        return "keen"
-    return None
+        return False
+    found, colon, desc = lines[0].partition(":")
+    return bool(colon and _ID_CHARS.fullmatch(desc) and params.fullmatch(found))
 
 
 def read_text(text: str, path: str = "<input>", fmt: str = "auto") -> list[Entry]:
@@ -427,15 +429,15 @@ def read_text(text: str, path: str = "<input>", fmt: str = "auto") -> list[Entry
         raise CpModelsError(f"unknown Tatham format {fmt!r}; choose one of: auto, {', '.join(FORMATS)}")
     lines = content_lines(text)
     if not lines:
-        return [Entry(1, error=ParseError("no game ID found (the input is empty)", path=path, line=1))]
-    return [entry_from(k, path, partial(_read_line, _Source(ln, path, k), fmt)) for k, ln in lines]
+        return empty_input(path, "game ID")
+    return [entry_from(k, path, partial(_read_line, _game_id(ln, path, k), fmt)) for k, ln in lines]
 
 
-def _read_line(src: _Source, fmt: str) -> GridPuzzle:
+def _read_line(src: Token, fmt: str) -> GridPuzzle:
     """The puzzle of one line, read as `fmt` or as the family detect() names."""
-    family = detect(src.text) if fmt == "auto" else fmt
+    family = detect(src.source) if fmt == "auto" else fmt
     if family == "keen":
         return _read_keen(src)
     if family == "solo":
         return _read_solo(src)
-    raise src.error("not a Keen or Solo game ID (expected N:LAYOUT,CLUES or RxC:DESC)", 0)
+    raise _error(src, "not a Keen or Solo game ID (expected N:LAYOUT,CLUES or RxC:DESC)", 0)
