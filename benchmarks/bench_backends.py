@@ -116,7 +116,7 @@ def read_cases(data: Path, spec: SetSpec, cap: int | None) -> list[Case]:
     if len(entries) != len(lines):
         raise SystemExit(f"{path}: {len(entries)} puzzles read from {len(lines)} lines")
     cases = []
-    for k, (entry, line) in enumerate(zip(entries, lines), start=1):
+    for k, (entry, line) in enumerate(zip(entries, lines, strict=True), start=1):
         if entry.puzzle is None:
             raise SystemExit(f"{path}: puzzle {k} does not parse: {entry.error}")
         fields = line.split(":")
@@ -172,13 +172,9 @@ def backend_named(name: str) -> Backend:
     raise SystemExit(f"unknown backend {name!r}; registered: {', '.join(BACKENDS)}")
 
 
-def warm_up(backends: dict[str, Backend]) -> dict[str, float | None]:
-    """Seconds each backend's warm_up() took (None for a backend without one)."""
-    seconds: dict[str, float | None] = {}
-    for name, backend in backends.items():
-        warm = getattr(backend, "warm_up", None)
-        seconds[name] = float(warm()) if warm else None
-    return seconds
+def warm_up(backends: dict[str, Backend]) -> dict[str, float]:
+    """Seconds each backend took to warm up (every backend has warm_up: base.Backend)."""
+    return {name: float(backend.warm_up()) for name, backend in backends.items()}
 
 
 # ---- measuring ---------------------------------------------------------------------------------
@@ -349,7 +345,7 @@ def print_batches(rows: dict[str, BatchRow], per_puzzle: dict[str, float]) -> No
         print(f"| {label} | {row.puzzles} | " + " | ".join(cells) + f" | {solo} | {len(row.mismatches)} |", flush=True)
 
 
-def print_header(args: argparse.Namespace, warm: dict[str, float | None]) -> None:
+def print_header(args: argparse.Namespace, warm: dict[str, float]) -> None:
     """The command, the machine, the run's settings and each backend's warm-up time."""
     print(f"\n### All backends: uniqueness proofs (solve, limit=2)\n\n`{' '.join(['python', *sys.argv])}`\n")
     print(f"{machine()}\n")
@@ -360,7 +356,7 @@ def print_header(args: argparse.Namespace, warm: dict[str, float | None]) -> Non
     )
     print("| backend | warm_up s |\n|---|---|")
     for name, seconds in warm.items():
-        print(f"| {name} | {'-' if seconds is None else f'{seconds:.2f}'} |")
+        print(f"| {name} | {seconds:.2f} |")
 
 
 # ---- main --------------------------------------------------------------------------------------

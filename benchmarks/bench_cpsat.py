@@ -75,7 +75,7 @@ def read_cases(path: Path, reader: Callable, cap: int | None) -> list[Case]:
     lines = [ln for _, ln in content_lines(text)][:cap]
     entries = reader("\n".join(lines), str(path))
     cases = []
-    for k, (entry, line) in enumerate(zip(entries, lines), start=1):
+    for k, (entry, line) in enumerate(zip(entries, lines, strict=True), start=1):
         if entry.error:
             raise SystemExit(f"{path}: puzzle {k} does not parse: {entry.error}")
         fields = line.split(":")
@@ -101,7 +101,9 @@ def check(case: Case, result, limit: int, what: str, tally: Tally) -> None:
         return
     expected = min(case.count, limit)
     problems = [f"count {result.count}, file says {case.count}"] if result.count != expected else []
-    problems += [f"solution {k} fails the checker" for k, s in enumerate(result.solutions) if not is_solution(case.puzzle, s)]
+    problems += [
+        f"solution {k} fails the checker" for k, s in enumerate(result.solutions) if not is_solution(case.puzzle, s)
+    ]
     if case.count == 1 and case.solution and result.solutions and result.solutions[0] != case.solution:
         problems.append("solution differs from the file's")
     for problem in problems:
@@ -166,7 +168,7 @@ def median_max(values: list[float]) -> str:
 
 def ratio(tally: Tally, top: str, bottom: str) -> str:
     """The median over puzzles of the per-puzzle ratio top/bottom, as text."""
-    pairs = zip(tally.times[top], tally.times[bottom])
+    pairs = zip(tally.times[top], tally.times[bottom], strict=True)
     return f"{statistics.median(a / b for a, b in pairs):.2f}"
 
 
@@ -240,7 +242,9 @@ def run_kenken(args: argparse.Namespace) -> int:
 
 def kenken_table(by_order: dict) -> None:
     """Print the Kenken table: per order and encoding, cold build, build and uniqueness median / max ms."""
-    print("| order | encoding | puzzles | cold build | build | unique | unique / unique table | timeouts | mismatches |")
+    print(
+        "| order | encoding | puzzles | cold build | build | unique | unique / unique table | timeouts | mismatches |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     for key in sorted(by_order, key=str):
         t = by_order[key]

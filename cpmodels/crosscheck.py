@@ -5,17 +5,19 @@ that returns a wrong grid (or fails) is reported as failed, which is a disagreem
 compared where they are answers: a backend that timed out is reported, but its count and status
 are not compared. What must hold between backends that did not time out: the same count up to
 the limit and the same status. What must hold between any two backends: when one searched its
-whole space (complete), every solution the other found is among its solutions, since that grid
-passed the checker and the complete search claims to know every solution. No backend may return
-the same grid twice.
+whole space (complete) and kept every grid it found, every solution the other found is among its
+solutions, since that grid passed the checker and the complete search claims to know every
+solution. No backend may return the same grid twice.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .backends import BACKENDS, SolveResult, Status, get_backend, refusal
+from .backends.base import time_limit_or_none
 from .formats.sudoku import format_line
 from .grid import GridPuzzle
 from .solve import solve
@@ -53,23 +55,61 @@ class CrossCheck:
 def cross_check(
     puzzle: GridPuzzle, backends: Iterable[str] | None = None, *, limit: int = 2, time_limit: float | None = None
 ) -> CrossCheck:
-    """Every named backend's (default: every registered one's) checked result on `puzzle`, and whether they agree."""
+    """Every named backend's (default: every registered one's) checked result on `puzzle`, and whether they agree.
+
+    `time_limit` is for the puzzle, all engines together: they run one after another against one
+    deadline, `time_limit` seconds after the start, and each engine gets an equal share of the time
+    left, (deadline - now) / (engines still to run), so that the k-th of m engines gets at least
+    time_limit / m seconds plus whatever the engines before it left unused. An engine whose share is
+    gone when its turn comes (the ones before overshot) is reported as a timeout without running.
+    The whole check takes about `time_limit` (plus each engine's overshoot, a few ms for CP-SAT, dlx
+    and backtrack, about 0.2 s for the constraint backend's child process). Engines run one at a time,
+    not concurrently: on two cores three engines would share the CPUs, and the numba dlx kernel
+    holds the GIL, so their times would say little.
+
+    A backend that raises any exception (a wrong grid caught by the checker, a crash in the engine)
+    is reported as failed with the exception's type and message; an interruption (KeyboardInterrupt,
+    errors.Interrupted from the CLI's signal handlers: BaseExceptions) propagates.
+    """
     results: dict[str, SolveResult] = {}
     skipped: dict[str, str] = {}
     failed: dict[str, str] = {}
+    start = time.perf_counter()
+    seconds = time_limit_or_none(time_limit)
+    running = []
     for name in list(BACKENDS) if backends is None else list(backends):
-        reason = refusal(get_backend(name), puzzle, limit, time_limit)
+        engine = get_backend(name)
+        try:
+            reason = refusal(engine, puzzle, limit, seconds)
+        except Exception as exc:  # noqa: BLE001 -- can_solve itself failed: that engine's failure
+            _fail(failed, name, exc)
+            continue
         if reason:
             skipped[name] = reason
-            continue
+        else:
+            running.append(name)
+    for k, name in enumerate(running):
+        share = None
+        if seconds is not None:
+            share = (start + seconds - time.perf_counter()) / (len(running) - k)
+            if share <= 0:
+                results[name] = SolveResult("timeout", [], 0, False, 0.0, {}, name)
+                continue
         try:
-            results[name] = solve(puzzle, backend=name, limit=limit, time_limit=time_limit)
-        except RuntimeError as exc:  # a wrong solution caught by the checker, or a backend that crashed
-            failed[name] = str(exc)
+            results[name] = solve(puzzle, backend=name, limit=limit, time_limit=share)
+        except Exception as exc:  # noqa: BLE001 -- a wrong grid caught by the checker, or a backend that crashed
+            _fail(failed, name, exc)
     problems = [f"backend {name!r} failed ({reason})" for name, reason in failed.items()]
     problems += disagreements(results, limit)
     verdict = None if problems else _verdict(results, limit)
     return CrossCheck(results, limit, skipped, failed, not problems, "; ".join(problems) or None, verdict)
+
+
+def _fail(failed: dict[str, str], name: str, exc: Exception) -> None:
+    """Record `exc` as the failure of backend `name`."""
+    message = str(exc)
+    # the checker's own RuntimeError already says what went wrong; anything else is named by its type
+    failed[name] = message if type(exc) is RuntimeError else f"{type(exc).__name__}: {message}"
 
 
 def is_timeout(result: SolveResult, limit: int) -> bool:
@@ -88,7 +128,7 @@ def disagreements(results: dict[str, SolveResult], limit: int) -> list[str]:
     for name, result in answered[1:]:
         problems += _answer_differs(answered[0], (name, result), limit)
     for name, result in results.items():
-        if result.complete:
+        if result.complete and len(result.solutions) == result.count:  # it knows, and returned, every solution
             problems += _missed_by(name, result, results, limit)
     return problems
 

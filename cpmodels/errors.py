@@ -63,3 +63,15 @@ class BackendUnavailableError(CpModelsError):
 
 class SearchTimeoutError(CpModelsError):
     """A search that reached its time limit before it could answer the question asked."""
+
+
+class Interrupted(BaseException):
+    """Ctrl-C or SIGTERM arrived: stop the whole run, keep what finished, exit with `code` (128 + the signal).
+
+    A BaseException, like KeyboardInterrupt, so that code catching Exception (one engine's failure in a
+    cross-check) lets it through.
+    """
+
+    def __init__(self, code: int, why: str) -> None:
+        super().__init__(why)
+        self.code = code

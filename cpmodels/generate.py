@@ -7,18 +7,24 @@ QWH (Achlioptas, Gomes, Kautz and Selman, AAAI-00): a square drawn (approximatel
 the Jacobson-Matthews Markov chain, then holes punched uniformly at random, or balanced (the same
 number per row and column, Kautz et al., IJCAI-01), which is markedly harder. The hardness peak lies
 near holes = 1.6 * n**1.55.
+
+A `deadline` (a time.monotonic() value) bounds the searches for uniqueness: punching stops when it passes,
+with a TimeLimitWarning, leaving the puzzle unique but perhaps not minimal; a Mathdoku not found by then
+raises SearchTimeoutError. `progress(done, total)` is called after each step of that search.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+import time
+import warnings
+from collections.abc import Callable, Sequence
 from math import prod
 
 import numpy as np
 
 from . import cages as cage_rules
-from .errors import CpModelsError
+from .errors import CpModelsError, SearchTimeoutError
 from .grid import Cage, Cell, GridPuzzle
 from .latin import latin_puzzle
 from .mathdoku import mathdoku_puzzle
@@ -27,6 +33,22 @@ from .sudoku import default_box, sudoku_puzzle
 
 FAMILIES = ("sudoku", "mathdoku", "qwh")
 """What `generate` makes."""
+Progress = Callable[[int, int], None]
+"""progress(done, total): called after each step of a long generation (a given tried, a Mathdoku tried)."""
+
+
+class TimeLimitWarning(UserWarning):
+    """The deadline passed while punching: the puzzle returned is unique but perhaps not minimal."""
+
+
+def _past(deadline: float | None) -> bool:
+    """Whether `deadline` (a time.monotonic() value) has passed; never without one."""
+    return deadline is not None and time.monotonic() >= deadline
+
+
+def _seconds_left(deadline: float | None) -> float | None:
+    """The seconds until `deadline` (a time.monotonic() value), at least 0; None without a deadline."""
+    return None if deadline is None else max(0.0, deadline - time.monotonic())
 
 
 def generate(
@@ -39,14 +61,19 @@ def generate(
     balanced: bool = False,
     max_cage: int = 4,
     backend: str = "backtrack",
+    deadline: float | None = None,
+    progress: Progress | None = None,
 ) -> GridPuzzle:
     """One new puzzle of `family` (sudoku, mathdoku or qwh): unique Sudoku and Mathdoku, QWH with `holes` holes."""
     if family == "sudoku":
         box = box or default_box(order or 9)
         solved = sudoku_puzzle(random_grid(box, rng), box)
-        return punch_while_unique(solved, rng, backend=backend, holes=holes)
+        return punch_while_unique(solved, rng, backend=backend, holes=holes, deadline=deadline, progress=progress)
     if family == "mathdoku":
-        return unique_mathdoku(order or 6, rng, backend=backend, max_cage=max_cage)[0]
+        found, _ = unique_mathdoku(
+            order or 6, rng, backend=backend, max_cage=max_cage, deadline=deadline, progress=progress
+        )
+        return found
     if family == "qwh":
         n = order or 10
         return qwh(n, peak_holes(n) if holes is None else holes, rng, balanced)[0]
@@ -81,19 +108,46 @@ def punch(grid: Sequence[int], holes: int, rng: random.Random) -> tuple[int, ...
 
 
 def punch_while_unique(
-    puzzle: GridPuzzle, rng: random.Random, *, backend: str = "backtrack", holes: int | None = None
+    puzzle: GridPuzzle,
+    rng: random.Random,
+    *,
+    backend: str = "backtrack",
+    holes: int | None = None,
+    deadline: float | None = None,
+    progress: Progress | None = None,
 ) -> GridPuzzle:
-    """`puzzle` (unique) with givens emptied one at a time in random order, each kept empty only while the
-    puzzle stays unique; stops after `holes` holes, or when no given can go (a minimal puzzle)."""
+    """`puzzle` (unique) with givens emptied one at a time in random order, each kept empty only while unique.
+
+    Stops after `holes` holes, when no given can go (a minimal puzzle), or at `deadline` with a TimeLimitWarning.
+    """
     givens = list(puzzle.givens)
-    for i in rng.sample(range(len(givens)), len(givens)):
+    order = rng.sample(range(len(givens)), len(givens))
+    for tried, i in enumerate(order):
         if holes is not None and givens.count(0) >= holes:
             break
-        if givens[i]:
-            value, givens[i] = givens[i], 0
-            if count_solutions(puzzle.with_givens(givens), 2, backend=backend) != 1:
-                givens[i] = value
+        if _past(deadline) or (givens[i] and not _try_emptying(puzzle, givens, i, backend, deadline)):
+            warnings.warn(
+                f"time limit reached with {len(order) - tried} of {len(order)} cells untried: the puzzle is unique "
+                f"but may not be minimal ({givens.count(0)} holes)",
+                TimeLimitWarning,
+                stacklevel=2,
+            )
+            break
+        if progress:
+            progress(tried + 1, len(order))
     return puzzle.with_givens(givens)
+
+
+def _try_emptying(puzzle: GridPuzzle, givens: list[int], i: int, backend: str, deadline: float | None) -> bool:
+    """Empty givens[i] if the puzzle stays unique without it; False, givens unchanged, if the deadline came first."""
+    value, givens[i] = givens[i], 0
+    try:
+        if count_solutions(puzzle.with_givens(givens), 2, backend=backend, time_limit=_seconds_left(deadline)) != 1:
+            givens[i] = value
+    except SearchTimeoutError:
+        givens[i] = value
+        return False
+    return True
 
 
 # ---- Latin squares and QWH -------------------------------------------------------------------
@@ -189,7 +243,9 @@ def planted_mathdoku(
     """A planted order-n Mathdoku and its Latin square: connected cages of 1..max_cage cells, fitting operators."""
     unknown = set(ops) - set(cage_rules.ARITHMETIC)
     if unknown or max_cage < 1:
-        raise CpModelsError(f"planted_mathdoku takes max_cage >= 1 and ops among + - * /, not {max_cage}, {sorted(ops)}")
+        raise CpModelsError(
+            f"planted_mathdoku takes max_cage >= 1 and ops among + - * /, not {max_cage}, {sorted(ops)}"
+        )
     square = random_latin_square(n, rng)
     cages: list[Cage] = []
     for cells in _random_partition(n, rng, max_cage):
@@ -229,10 +285,26 @@ def _planted_cages(cells: list[Cell], values: list[int], rng: random.Random, ops
     return [Cage(tuple(cells), op, targets[op])]
 
 
-def unique_mathdoku(n: int, rng: random.Random, *, backend: str = "cpsat", max_cage: int = 4, tries: int = 200):
-    """A planted order-n Mathdoku with exactly one solution (the first of up to `tries` random ones), and it."""
-    for _ in range(tries):
+def unique_mathdoku(
+    n: int,
+    rng: random.Random,
+    *,
+    backend: str = "cpsat",
+    max_cage: int = 4,
+    tries: int = 200,
+    deadline: float | None = None,
+    progress: Progress | None = None,
+):
+    """A unique planted order-n Mathdoku (the first of `tries`) and its solution; SearchTimeoutError at `deadline`."""
+    for k in range(tries):
         puzzle, square = planted_mathdoku(n, rng, max_cage)
-        if count_solutions(puzzle, 2, backend=backend) == 1:
-            return puzzle, square
+        try:
+            if _past(deadline):
+                raise SearchTimeoutError
+            if count_solutions(puzzle, 2, backend=backend, time_limit=_seconds_left(deadline)) == 1:
+                return puzzle, square
+        except SearchTimeoutError:
+            raise SearchTimeoutError(f"no unique order-{n} Mathdoku within the time limit ({k} tried)") from None
+        if progress:
+            progress(k + 1, tries)
     raise CpModelsError(f"no unique order-{n} Mathdoku in {tries} tries; allow smaller cages (max_cage)")

@@ -28,8 +28,10 @@ def data_lines(path: Path) -> list[tuple[int, str]]:
 
 
 def unsolvable_sudoku(box: tuple[int, int], rng: random.Random) -> GridPuzzle:
-    """A Sudoku with valid givens and no solution: row 1 holds every value but v, which forces r1c1 = v,
-    while a row of another band puts v in column 1."""
+    """A Sudoku with valid givens and no solution.
+
+    Row 1 holds every value but v, which forces r1c1 = v, while a row of another band puts v in column 1.
+    """
     grid = random_grid(box, rng)
     n = box[0] * box[1]
     givens = [0] * (n * n)

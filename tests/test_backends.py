@@ -15,7 +15,7 @@ from cpmodels.errors import BackendUnavailableError
 from cpmodels.formats.sudoku import read_text
 from cpmodels.formats.tatham import read_keen
 from cpmodels.generate import planted_mathdoku, punch, qwh, random_grid
-from cpmodels.grid import latin_units
+from cpmodels.grid import Cage, latin_units
 from cpmodels.mathdoku import hide_operators
 from cpmodels.sudoku import sudoku_puzzle
 
@@ -140,3 +140,48 @@ def test_capabilities_decide_what_a_backend_is_asked(template, monkeypatch):
     assert refusal(template, cases["latin4"], 2, None) == "it cannot count solutions (limit 2)"
     assert refusal(template, cases["latin4"], 1, 1.0) == "it cannot stop at a time limit"
     assert refusal(template, cases["latin4"], 1, None) is None
+
+
+# ---- limits beyond what a search can use, and targets beyond what a cage can make -----------------------
+
+
+@pytest.mark.parametrize("backend", NAMES)
+@pytest.mark.parametrize("limit", [2**62, 2**63, 2**64, 10**30])
+def test_a_limit_beyond_64_bits_counts_everything(backend, limit):
+    """The native kernels (dlx, backtrack) clamp a limit for their int64 counters: it was an OverflowError."""
+    result = solve(GridPuzzle(4, latin_units(4), (0,) * 16), backend=backend, limit=limit)
+    assert result.count == 576 and result.complete and result.status == "multiple"
+
+
+@pytest.mark.parametrize("backend", NAMES)
+@pytest.mark.parametrize("time_limit", [float("inf"), 1e308, 1e12, float("nan")])
+def test_an_infinite_or_huge_time_limit_is_no_limit(backend, time_limit):
+    """base.time_limit_or_none: the constraint backend raised OverflowError waiting on its child until inf."""
+    result = solve(sudoku_puzzle([0] * 16), backend=backend, limit=1000, time_limit=time_limit)
+    assert result.count == 288 and result.complete
+
+
+UNREACHABLE = [  # (label, cage) in an empty 9x9 Latin square; each makes the puzzle unsolvable
+    ("*0 of 5 cells", ((0, 0), (0, 1), (0, 2), (0, 3), (0, 4)), "*", 0),
+    ("m0 of 2 cells", ((0, 0), (0, 1)), "*", 0),
+    ("*-3", ((0, 0), (0, 1), (0, 2), (0, 3), (0, 4)), "*", -3),
+    ("+2**63", ((0, 0), (0, 1), (0, 2), (0, 3), (0, 4)), "+", 2**63),
+    ("*2**63 of 2 cells", ((0, 0), (0, 1)), "*", 2**63),
+    ("*2**64 of 5 cells", ((0, 0), (0, 1), (0, 2), (0, 3), (0, 4)), "*", 2**64),
+    ("=2**63", ((0, 0),), "=", 2**63),
+    ("/2**63", ((0, 0), (0, 1)), "/", 2**63),
+    ("-2**70", ((0, 0), (0, 1)), "-", 2**70),
+    ("hidden 2**63", ((0, 0), (0, 1)), None, 2**63),
+    ("hidden 0", ((0, 0), (0, 1), (0, 2)), None, 0),
+]
+
+
+@pytest.mark.parametrize("backend", NAMES)
+@pytest.mark.parametrize("label, cells, op, target", UNREACHABLE, ids=[u[0] for u in UNREACHABLE])
+def test_a_cage_target_out_of_reach_means_no_solution(backend, label, cells, op, target):
+    """Never a crash (CP-SAT's model raised TypeError on 2**63) nor a timeout (CP-SAT's MODEL_INVALID on *0)."""
+    puzzle = GridPuzzle(9, latin_units(9), (0,) * 81, (Cage(cells, op, target),))
+    assert BACKENDS[backend].can_solve(puzzle) is None
+    for time_limit in (None, 30):
+        result = solve(puzzle, backend=backend, limit=2, time_limit=time_limit)
+        assert (result.status, result.complete, result.count) == ("none", True, 0)

@@ -223,3 +223,10 @@ def test_a_search_cut_short_leaves_nothing_behind():
         result = backend.solve(entry.puzzle, limit=2)
         assert result.count == min(int(line.split(":")[1]), 2) and (result.complete or result.count == 2)
         assert all(is_solution(entry.puzzle, s) for s in result.solutions)
+
+
+def test_batch_takes_limits_beyond_64_bits_and_an_infinite_time_limit():
+    """solve_batch clamps the limit for the kernel's int64 counts and reads inf seconds as no limit."""
+    template = GridPuzzle(3, latin_units(3), (0,) * 9)
+    result = solve_batch(template, np.zeros((2, 9), np.int64), limit=2**64, time_limit=float("inf"), threads=1)
+    assert result.counts.tolist() == [12, 12] and result.complete.all()

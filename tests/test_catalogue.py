@@ -1,5 +1,7 @@
-"""The catalogue of bad inputs (tests/catalogue/cases.txt): each is refused with the documented exit code
-and exactly one located message on stderr, never a traceback.
+"""The catalogue of bad inputs (tests/catalogue/cases.txt), each refused cleanly.
+
+Each case must end with the documented exit code and exactly one located message on stderr, never a
+traceback.
 
 Every case runs in-process through cpmodels.cli.main; a handful also run as `python -m cpmodels` in a
 subprocess, to show what a user sees. Cases marked `known-defect` in the index are strict xfails: they
@@ -56,9 +58,11 @@ class Case:
 
     @property
     def path(self) -> Path:
+        """The case file."""
         return CATALOGUE / self.name
 
     def reads_file(self) -> bool:
+        """Whether the case reads its file (as a path or as its text given inline)."""
         return any("{file}" in a or "{text}" in a for a in self.argv)
 
     def arguments(self) -> list[str]:
@@ -96,7 +100,7 @@ CASES = load_cases()
 
 
 def _read_dlx():
-    """cpmodels' DLX1 reader, wherever it lives now."""
+    """The DLX1 reader of cpmodels, wherever it lives now."""
     import importlib
 
     for module in ("cpmodels.backends.dlx", "cpmodels.dlx", "cpmodels.formats.dlx"):
@@ -241,7 +245,9 @@ if __name__ == "__main__":
     for case in CASES:
         state = today(case)
         flag = "known-defect" if case.defect else ""
-        surprise = " <-- " + ("fixed? remove the known-defect mark" if state == "ok" else "unexpected") if (
-            (state == "ok") == bool(case.defect)
-        ) else ""
+        surprise = (
+            " <-- " + ("fixed? remove the known-defect mark" if state == "ok" else "unexpected")
+            if ((state == "ok") == bool(case.defect))
+            else ""
+        )
         print(f"{case.name:50} {flag:12} {state}{surprise}")

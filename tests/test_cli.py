@@ -1,13 +1,16 @@
 """The `cpmodels` command: outputs, exit codes, and one line per bad input, never a traceback."""
 
+import dataclasses
 import subprocess
 import sys
+import time
 
 import pytest
 
-from cpmodels import BACKENDS, is_solution
+from cpmodels import BACKENDS, cli, formats, is_solution
 from cpmodels.backends.base import Capabilities, SolveResult
 from cpmodels.cli import main
+from cpmodels.formats import read_text
 from cpmodels.formats.sudoku import read_puzzle
 
 from .conftest import FIXTURES
@@ -18,7 +21,7 @@ INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...
 
 def run(capsys, *argv):
     """Run the command in-process; returns (exit code, stdout, stderr)."""
-    code = main(list(argv))
+    code = main([str(a) for a in argv])
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -187,3 +190,93 @@ def test_check_stats_names_every_puzzle_of_a_file(capsys, tmp_path):
     path.write_text(f"{INKALA}\n{INKALA}\n")
     code, out, _ = run(capsys, "check", str(path), "--backends", "dlx", "--stats")
     assert code == 0 and out.count(": unique") == 2 and out.count("  stats dlx: nodes=") == 2
+
+
+SOLUTION = "812753649943682175675491283154237896369845721287169534521974368438526917796318452"
+
+
+def claims_of(line: str) -> dict:
+    """The count and solution fields of a `puzzle:count:solution` line, as Entry's claimed_* fields."""
+    fields = line.split(":") + ["", ""]
+    return {
+        "claimed_count": int(fields[1]) if fields[1] else None,
+        "claimed_solution": tuple(int(ch) for ch in fields[2]) if fields[2] else None,
+    }
+
+
+@pytest.fixture
+def claims(monkeypatch):
+    """Entries that carry their line's claims: the line reader's own, or (until it records them) read here."""
+    if read_text(f"{INKALA}:5:")[0].claimed_count == 5:
+        return
+    real = formats.read_text
+
+    def read(text, path="<input>", fmt="auto", box=None):
+        lines = text.splitlines()
+        return [dataclasses.replace(e, **claims_of(lines[e.line - 1])) for e in real(text, path, fmt, box)]
+
+    monkeypatch.setattr(formats, "read_text", read)
+
+
+def test_check_compares_what_the_file_records(capsys, tmp_path, claims):
+    wrong = SOLUTION[:-2] + SOLUTION[-1] + SOLUTION[-2]
+    path = tmp_path / "claims.txt"
+    path.write_text(f"{INKALA}:5:\n{INKALA}:1:{SOLUTION}\n{INKALA}:1:{wrong}\n{'.' * 81}:1:\n{'.' * 81}:2:{SOLUTION}\n")
+    code, out, _ = run(capsys, "check", path, "--backends", "dlx,backtrack")
+    assert code == 7
+    assert f"{path}:1: mismatch: the file records 5 solution(s), the engines find exactly 1\n" in out
+    assert f"{path}:2:" not in out and f"{path}:5: multiple\n" in out
+    assert f"{path}:3: mismatch: the file's solution is not a solution: column 8 repeats a value" in out
+    assert f"{path}:4: mismatch: the file records 1 solution(s), the engines find at least 2\n" in out
+    assert "mismatch          3\n" in out and "unique            1\n" in out
+
+
+def test_mismatch_is_worse_than_bad_input(capsys, tmp_path, claims):
+    path = tmp_path / "claims.txt"
+    path.write_text(f"{INKALA}:0:\n{'1' * 80}\n")
+    code, out, err = run(capsys, "check", path, "--backend", "backtrack")
+    assert code == 7 and "the engines find exactly 1" in out and f"{path}:2:80:" in err
+
+
+class SlowToLoad:
+    """A backend whose warm_up takes `seconds`, and which answers `none` to everything."""
+
+    name, capabilities = "slowpoke", Capabilities(cages=True, max_order=64, counting=True, time_limit=True)
+
+    def __init__(self, seconds):
+        self.seconds, self.warmed = seconds, 0
+
+    def can_solve(self, puzzle):
+        """Anything."""
+        return None
+
+    def warm_up(self):
+        """Sleep, and count the calls."""
+        self.warmed += 1
+        time.sleep(self.seconds)
+        return self.seconds
+
+    def solve(self, puzzle, *, limit=1, time_limit=None):
+        """No solution, whatever the puzzle."""
+        return SolveResult("none", [], 0, True, 0.0)
+
+
+def test_a_long_first_load_says_once_that_it_compiles(capsys, monkeypatch, tmp_path):
+    engine = SlowToLoad(0.5)
+    monkeypatch.setitem(BACKENDS, "slowpoke", engine)
+    monkeypatch.setattr(cli, "NATIVE_ENGINES", ("slowpoke",))
+    monkeypatch.setattr(cli, "NOTICE_AFTER", 0.1)
+    path = tmp_path / "two.txt"
+    path.write_text(f"{INKALA}\n{INKALA}\n")
+    code, out, err = run(capsys, "solve", path, "--backend", "slowpoke")
+    notice = "cpmodels: compiling the slowpoke engine's native code (first use only, cached afterwards)...\n"
+    assert code == 4 and err == notice and "compiling" not in out and engine.warmed == 1
+
+
+def test_a_quick_load_and_a_bad_input_say_nothing_of_it(capsys, monkeypatch):
+    engine = SlowToLoad(0.0)
+    monkeypatch.setitem(BACKENDS, "slowpoke", engine)
+    monkeypatch.setattr(cli, "NOTICE_AFTER", 0.1)
+    assert run(capsys, "solve", INKALA, "--backend", "slowpoke")[2] == ""
+    code, _, err = run(capsys, "solve", "12.4x" + "." * 11, "--backend", "slowpoke")
+    assert code == 2 and "compiling" not in err and engine.warmed == 1

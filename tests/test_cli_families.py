@@ -83,8 +83,27 @@ def test_convert_sudoku_to_solo_and_back(capsys):
 
 
 def test_forced_format(capsys):
-    code, out, _ = run(capsys, "count", KEEN4, "--format", "keen", "--limit", "5")
+    code, out, _ = run(capsys, "count", KEEN4, "--from", "keen", "--limit", "5")
     assert code == 0 and out.strip() == "1"
+
+
+@pytest.mark.parametrize(
+    "argv, advice",
+    [
+        (("count", KEEN4, "--format", "keen"), "use --from keen"),
+        (("check", MATHDOKU / "four.cagelist", "--format", "cagelist"), "use --from cagelist"),
+        (("solve", KEEN4, "--format", "keen"), "use --from keen"),
+        (("solve", KEEN4, "--format", "dlx"), "convert --to dlx"),
+        (("convert", KEEN4, "--format", "cagelist"), "--to cagelist"),
+        (("generate", "mathdoku", "--format", "keen"), "--to keen"),
+    ],
+)
+def test_format_names_the_output_only(capsys, argv, advice):
+    """--format once forced the input on count, check and convert: that use is a one-line usage error now."""
+    with pytest.raises(SystemExit) as stop:
+        main([str(a) for a in argv])
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert stop.value.code == 2 and "argument --format:" in last and advice in last
 
 
 def test_convert_refusal_is_one_line(capsys):
@@ -112,3 +131,30 @@ def test_disconnected_cage_is_a_warning(capsys, tmp_path):
     )
     code, _, err = run(capsys, "solve", path)
     assert code == 0 and "warning" in err and "cage 1 (r1c1 r2c2) is not connected" in err
+
+
+def test_solve_prints_a_qwh_solution_as_qwh_unless_format_says(capsys):
+    line = "puzzle:5:8:2,4,1,0,3,0,1,-1,-1,2,-1,3,2,-1,0,1,2,-1,3,-1,3,0,-1,2,-1"
+    code, out, _ = run(capsys, "solve", line, "--backend", "backtrack")
+    assert code == 0 and out.splitlines()[1] == line + ":SAT:2,4,1,0,3,0,1,3,4,2,4,3,2,1,0,1,2,0,3,4,3,0,4,2,1"
+    code, out, _ = run(capsys, "solve", line, "--backend", "backtrack", "--format", "line")
+    assert code == 0 and out.splitlines()[1] == "3521412453543212314541532"
+
+
+def test_symbols_are_read_and_the_solution_written_in_them(capsys):
+    code, out, _ = run(capsys, "generate", "sudoku", "--order", "4", "--symbols", "0-3", "--seed", "2")
+    assert code == 0 and set(out.strip()) <= set(".0123")
+    code, out, _ = run(capsys, "solve", out.strip(), "--symbols", "0-3", "--format", "line", "--backend", "dlx")
+    assert code == 0 and sorted(out.splitlines()[1]) == sorted("0123" * 4)
+
+
+def test_convert_writes_a_stream_that_reads_back(capsys, tmp_path):
+    code, out, _ = run(
+        capsys, "generate", "mathdoku", "--order", "4", "--count", "2", "--seed", "3", "--to", "cagelist"
+    )
+    assert code == 0 and len(read_text(out, fmt="cagelist")) == 2
+    path = tmp_path / "two.cagelist"
+    path.write_text(out)
+    code, out, err = run(capsys, "convert", path, "--to", "dlx")
+    assert code == 2 and err.count("cpmodels: ") == 1 and f"{path}:" in err and "a dlx file holds one puzzle" in err
+    assert out.startswith("| cpmodels exact cover of")

@@ -155,9 +155,12 @@ def test_norvig_hardest_agree_with_the_recorded_solutions():
 
 
 def test_time_limit_stops_a_search_that_cannot_finish():
-    result = solve(sudoku_puzzle([0] * 81), backend="constraint", limit=10**9, time_limit=1)
+    """The backend keeps every grid it finds (keep=None); cpmodels.solve, counting to 10**9, keeps two witnesses."""
+    result = ConstraintBackend().solve(sudoku_puzzle([0] * 81), limit=10**9, time_limit=1)
     assert result.status == "timeout" and not result.complete and result.count == len(result.solutions)
     assert all(is_solution(sudoku_puzzle([0] * 81), grid) for grid in result.solutions)
+    counted = solve(sudoku_puzzle([0] * 81), backend="constraint", limit=10**9, time_limit=1)
+    assert counted.status == "timeout" and not counted.complete and counted.count > len(counted.solutions) == 2
 
 
 def test_time_limit_returns_complete_answers_from_the_child():

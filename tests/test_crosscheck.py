@@ -1,7 +1,8 @@
 """cross_check: CP-SAT and python-constraint agree on planted puzzles; wrong, refusing, slow backends are reported."""
 
 import random
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 
 import pytest
 
@@ -170,3 +171,99 @@ def test_named_backends_only_and_unknown_names(registry):
     assert set(cross_check(puzzle, ["constraint"]).results) == {"constraint"}
     with pytest.raises(UnknownBackendError, match="unknown backend 'nope'"):
         cross_check(puzzle, ["nope"])
+
+
+# ---- any engine failure is reported; one time limit per puzzle ---------------------------------------
+
+
+@dataclass
+class Raiser(FakeBackend):
+    """A backend whose solve raises `error`."""
+
+    error: BaseException | None = None
+
+    def solve(self, puzzle: GridPuzzle, *, limit: int = 1, time_limit: float | None = None) -> SolveResult:
+        """Raise the error it was given."""
+        raise self.error
+
+
+@pytest.mark.parametrize(
+    "error, reported",
+    [
+        (ValueError("boom"), "ValueError: boom"),
+        (OverflowError("int too big to convert"), "OverflowError: int too big to convert"),
+        (TypeError("incompatible function arguments"), "TypeError: incompatible function arguments"),
+    ],
+)
+def test_any_exception_from_an_engine_is_that_engines_failure(registry, error, reported):
+    """cross_check caught only RuntimeError: an OverflowError in one engine killed `check` with a traceback."""
+    registry["crashing"] = Raiser("crashing", error=error)
+    puzzle, _ = planted_sudoku(0)
+    check = cross_check(puzzle, ["cpsat", "crashing"])
+    assert check.failed == {"crashing": reported} and set(check.results) == {"cpsat"}
+    assert not check.agree and f"backend 'crashing' failed ({reported})" in check.disagreement
+
+
+def test_an_interruption_is_no_engine_failure(registry):
+    """Ctrl-C (KeyboardInterrupt) and the CLI's Interrupted (an Exception) stop the whole check."""
+    from cpmodels.errors import Interrupted
+
+    puzzle, _ = planted_sudoku(0)
+    for error in (KeyboardInterrupt(), Interrupted(130, "interrupted")):
+        registry["stopped"] = Raiser("stopped", error=error)
+        with pytest.raises(type(error)):
+            cross_check(puzzle, ["stopped", "cpsat"])
+
+
+@dataclass
+class Sleeper(FakeBackend):
+    """A backend that sleeps `seconds` (only up to its time limit if `obeys`), then times out; records its limits."""
+
+    seconds: float = 0.0
+    obeys: bool = True
+    limits: list[float | None] = field(default_factory=list)
+
+    def solve(self, puzzle: GridPuzzle, *, limit: int = 1, time_limit: float | None = None) -> SolveResult:
+        """Sleep, then report a timeout after no solution."""
+        self.limits.append(time_limit)
+        nap = min(self.seconds, time_limit) if self.obeys and time_limit is not None else self.seconds
+        time.sleep(nap)
+        return SolveResult("timeout", [], 0, False, nap, {}, self.name)
+
+
+def test_the_engines_share_one_deadline_in_equal_shares_of_the_time_left(registry):
+    """The command `check --time-limit L` took m x L for m engines; the k-th now gets (time left) / (m - k + 1)."""
+    quick, slow, last = Sleeper("quick", seconds=0.1), Sleeper("slow", seconds=9), Sleeper("last", seconds=9)
+    registry.update(quick=quick, slow=slow, last=last)
+    puzzle, _ = planted_sudoku(0)
+    start = time.perf_counter()
+    check = cross_check(puzzle, ["quick", "slow", "last"], time_limit=1.5)
+    wall = time.perf_counter() - start
+    assert 1.4 <= wall <= 1.5 + 0.5 and check.timed_out() == ["quick", "slow", "last"]
+    assert quick.limits[0] == pytest.approx(0.5, abs=0.05)  # a third of 1.5 s
+    assert slow.limits[0] == pytest.approx(0.7, abs=0.05)  # half of the 1.4 s quick left
+    assert last.limits[0] == pytest.approx(0.7, abs=0.05)  # what slow left
+
+
+def test_an_engine_left_no_time_is_a_timeout_without_running(registry):
+    overshooting, starved = Sleeper("overshooting", seconds=0.6, obeys=False), Sleeper("starved")
+    registry.update(overshooting=overshooting, starved=starved)
+    puzzle, _ = planted_sudoku(0)
+    check = cross_check(puzzle, ["overshooting", "starved"], time_limit=0.4)
+    assert starved.limits == [] and check.results["starved"].status == "timeout"
+    assert check.results["starved"].wall_s == 0.0 and check.agree and check.verdict == "timeout"
+
+
+def test_a_real_check_of_a_count_that_cannot_finish_takes_its_time_limit(registry):
+    """Three engines counting an empty 9x9 to 10**8 under time_limit=1.5: about 1.5 s for the puzzle, not 4.5."""
+    from cpmodels.backends.backtrack import BacktrackBackend
+    from cpmodels.backends.dlx import DlxBackend
+
+    registry.update(dlx=DlxBackend(), backtrack=BacktrackBackend())
+    for name in ("cpsat", "dlx", "backtrack"):
+        registry[name].warm_up()
+    start = time.perf_counter()
+    check = cross_check(sudoku_puzzle([0] * 81), ["cpsat", "dlx", "backtrack"], limit=10**8, time_limit=1.5)
+    wall = time.perf_counter() - start
+    assert check.timed_out() == ["cpsat", "dlx", "backtrack"] and check.verdict == "timeout"
+    assert wall <= 1.5 * 1.5 + 1.0, f"the check took {wall:.2f} s"

@@ -77,7 +77,7 @@ def test_count_stops_at_the_limit():
 
 def test_known_counts_from_tdoku_sample():
     path = FIXTURES / "sudoku" / "tdoku_sample.txt"
-    for entry, (_, line) in zip(read_text(path.read_text()), data_lines(path)):
+    for entry, (_, line) in zip(read_text(path.read_text()), data_lines(path), strict=True):
         count = int(line.split(":")[1])
         result = solve(entry.puzzle, backend="dlx", limit=count + 1)
         assert result.count == count and result.complete, entry.puzzle.name
@@ -87,7 +87,7 @@ def test_known_counts_from_tdoku_sample():
 
 def test_shared_norvig_top95_solutions():
     path = shared_data("sudoku9/norvig_top95.txt")
-    for entry, (_, line) in list(zip(read_text(path.read_text()), data_lines(path)))[::5]:
+    for entry, (_, line) in list(zip(read_text(path.read_text()), data_lines(path), strict=True))[::5]:
         result = solve(entry.puzzle, backend="dlx", limit=2)
         assert result.status == "unique" and "".join(map(str, result.solutions[0])) == line.split(":")[2]
 
@@ -170,7 +170,8 @@ def test_cages_across_a_box_diagonal_agree_with_cpsat(seed, box):
 def test_time_limit_is_honoured(dlx):
     """Counting every 16x16 Sudoku cannot finish: the kernel, resumed in chunks, stops at the time limit.
 
-    The backend is called directly: cpmodels.solve would check each of the many grids found in Python."""
+    The backend is called directly: cpmodels.solve would check each of the many grids found in Python.
+    """
     puzzle = sudoku_puzzle([0] * 256)
     result = dlx.solve(puzzle, limit=10**9, time_limit=0.5)
     assert not result.complete and result.status == "timeout" and 0 < result.count < 10**9
@@ -229,7 +230,7 @@ def test_puzzle_written_as_dlx_solves_the_same(puzzle):
         grid = list(puzzle.givens)
         for k in solution:
             start, end = compiled.cell_start[k], compiled.cell_start[k + 1]
-            for cell, value in zip(compiled.cells[start:end], compiled.values[start:end]):
+            for cell, value in zip(compiled.cells[start:end], compiled.values[start:end], strict=True):
                 grid[cell] = int(value)
         grids.add(tuple(grid))
     assert found.complete and grids == set(solve(puzzle, backend="dlx", limit=100).solutions)
@@ -266,7 +267,7 @@ def test_short_units_are_secondary_items():
         ("| comment\nabcdefghi\n", "at most 8 characters", 2, 1),
         ("a b a\n", "named twice", 1, 5),
         ("a b\nb a b\n", "appears twice", 2, 5),
-        ("| b\n\n| a\n", "no item line", None, None),
+        ("| b\n\n| a\n", "no item line", 1, None),
     ],
 )
 def test_bad_dlx_text_is_located(text, message, line, column):
@@ -281,3 +282,24 @@ def test_can_solve_refuses_what_it_cannot_model():
     assert "above 64" in backend.can_solve(GridPuzzle(65, (), (0,) * 65**2))
     line_cage = GridPuzzle(3, (), (0,) * 9, (Cage(((0, 0), (0, 1)), "+", 3),))
     assert "not a unit" in backend.can_solve(line_cage)
+
+
+# ---- keep, and limits beyond 64 bits ---------------------------------------------------------------
+
+
+def test_the_kernel_counts_past_the_grids_it_keeps(dlx):
+    """keep=1000 of the 161280 Latin squares of order 5: the kernel writes 1000 rows and only counts the rest."""
+    result = dlx.solve(GridPuzzle(5, latin_units(5), (0,) * 25), limit=200_000, keep=1000)
+    assert result.count == 161280 and result.complete and len(set(result.solutions)) == 1000
+    one = dlx.solve(GridPuzzle(5, latin_units(5), (0,) * 25), limit=200_000, keep=1)
+    assert one.count == 161280 and one.solutions == result.solutions[:1]
+
+
+def test_solve_exact_cover_keeps_and_clamps():
+    """Knuth's example has one cover; Latin squares of order 3 as an exact cover, 12 counted, 2 kept."""
+    knuth = exact_cover(7, 0, [[2, 4], [0, 3, 6], [1, 2, 5], [0, 3, 5], [1, 6], [3, 4, 6]])
+    found = solve_exact_cover(knuth, limit=2**64, time_limit=float("inf"))
+    assert found.solutions == [(0, 3, 4)] and found.count == 1 and found.complete
+    latin = compile_puzzle(GridPuzzle(3, latin_units(3), (0,) * 9)).cover
+    two = solve_exact_cover(latin, limit=10**30, keep=2)
+    assert two.count == 12 and two.complete and len(two.solutions) == 2

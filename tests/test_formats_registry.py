@@ -1,7 +1,8 @@
 """The registry of text formats.
 
-It agrees with the README's table, every writer's text reads back to the puzzle it wrote, a format
-refuses (saying why) a puzzle it cannot carry, and detection follows the registry.
+It agrees with the README's table, every writer's text reads back to the puzzle it wrote, and so does a
+stream of several puzzles (write_puzzles); a format refuses (saying why) a puzzle it cannot carry, and
+detection follows the registry.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from cpmodels.backends.dlx import compile_puzzle
 from cpmodels.errors import CpModelsError
@@ -23,10 +26,12 @@ from cpmodels.formats import (
     output_formats,
     read_text,
     write_puzzle,
+    write_puzzles,
 )
 from cpmodels.formats.dlx import item_names, read_dlx
 from cpmodels.generate import planted_mathdoku, punch, qwh, random_grid
 from cpmodels.grid import GridPuzzle
+from cpmodels.mathdoku import hide_operators
 from cpmodels.sudoku import box_of, sudoku_puzzle
 
 README = Path(__file__).parents[1] / "README.md"
@@ -125,3 +130,65 @@ def test_a_sudoku_file_is_sniffed_cheaply():
     for name in DETECTION_ORDER[: DETECTION_ORDER.index("line")]:
         assert not FORMATS[name].sniff(lines), name
     assert seen <= {0, 1}, sorted(seen, key=str)
+
+
+# ---- streams: several puzzles, one after another -------------------------------------------------
+
+STREAM = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@st.composite
+def streams(draw, family: str) -> list[GridPuzzle]:
+    """1 to 3 random puzzles of `family` (Sudoku of one box shape; Mathdoku, some with hidden operators)."""
+    rng = random.Random(draw(st.integers(0, 2**32)))
+    k = draw(st.integers(1, 3))
+    if family == "sudoku":
+        box = draw(st.sampled_from([(2, 2), (2, 3), (3, 2), (2, 4), (3, 3)]))
+        n = box[0] * box[1]
+        return [sudoku_puzzle(punch(random_grid(box, rng), rng.randrange(n * n + 1), rng), box) for _ in range(k)]
+    if family == "mathdoku":
+        planted = [planted_mathdoku(rng.randint(3, 7), rng, rng.randint(1, 5))[0] for _ in range(k)]
+        return [hide_operators(p) if rng.random() < 0.3 else p for p in planted]
+    return [qwh(n, rng.randrange(n * n + 1), rng)[0] for n in (rng.randint(1, 7) for _ in range(k))]
+
+
+@pytest.mark.parametrize(
+    "name, family", [(name, family) for name in output_formats() for family in FORMATS[name].families if name != "dlx"]
+)
+@STREAM
+@given(data=st.data())
+def test_a_stream_of_puzzles_reads_back_to_the_puzzles_written(name, family, data):
+    puzzles = data.draw(streams(family))
+    refused: list[GridPuzzle] = []
+    text = "".join(write_puzzles(puzzles, name, on_error=lambda puzzle, error: refused.append(puzzle)))
+    written = [p for p in puzzles if all(p is not r for r in refused)]
+    entries = read_text(text, "<stream>", name, box=box_of(puzzles[0])) if written else []
+    assert [(e.puzzle, e.error) for e in entries] == [(p, None) for p in written]
+    if written and name not in ("lettergrid", "line", "grid"):  # a Sudoku's line and grid need the box
+        assert [e.puzzle for e in read_text(text)] == written, "the stream is detected as its format"
+
+
+def test_a_stream_of_one_puzzle_is_the_file_of_that_puzzle():
+    for family, puzzle in puzzles().items():
+        for name in output_formats():
+            if family in FORMATS[name].families:
+                assert "".join(write_puzzles([puzzle], name)) == write_puzzle(puzzle, name).rstrip("\n") + "\n"
+
+
+def test_formats_of_one_puzzle_a_file_refuse_the_second_saying_why():
+    sudoku = puzzles()["sudoku"]
+    stream = write_puzzles([sudoku, sudoku], "dlx")
+    assert next(stream).startswith("| cpmodels exact cover")
+    with pytest.raises(CpModelsError, match="a dlx file holds one puzzle; write each puzzle to a file of its own"):
+        next(stream)
+
+
+def test_write_puzzles_passes_what_a_format_cannot_carry_to_on_error():
+    found = []
+    mathdoku, sudoku = puzzles()["mathdoku"], puzzles()["sudoku"]
+    text = "".join(write_puzzles([sudoku, mathdoku, sudoku], "line", on_error=lambda p, e: found.append((p, str(e)))))
+    assert text.count("\n") == 2 and found == [
+        (mathdoku, "the line format holds a plain Sudoku (rows, columns, boxes); this puzzle has cages")
+    ]
+    with pytest.raises(CpModelsError, match="holds a plain Sudoku"):
+        list(write_puzzles([mathdoku], "grid"))

@@ -9,9 +9,11 @@
 3. Round trips: a writer that accepts a random small puzzle writes text that its reader reads back to an
    equal puzzle, forced and detected.
 
-The main properties leave out the inputs of the defects known today; each known defect has its own
-property or test, marked xfail with a minimal reproducer in the reason (strict=False for properties,
-whose examples vary; strict for single reproducers), so the main properties still catch anything new.
+The defects these properties found keep a minimal reproducer each as a test of its own (Unicode digits,
+odd line breaks, lone carriage returns, decoration-only text, column 0, Solo `1:`, digit rows without
+spaces, a lettergrid starting with givens); writers that wrote what their format cannot hold are caught by
+test_writers_refuse_or_round_trip_the_other_families. What fails today is xfail(strict=False), with its
+reproducer in the reason.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, Phase, assume, example, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from cpmodels import formats
@@ -35,11 +37,9 @@ FIXTURES = Path(__file__).parent / "fixtures"
 PATH = "fuzz.txt"
 INPUT_FORMATS = formats.input_formats()
 FMTS = ("auto", *INPUT_FORMATS)
-FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-MUTATE = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+MUTATE = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 ROUND_TRIP = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-KNOWN_FAILING = settings(max_examples=25, deadline=None, phases=[Phase.explicit, Phase.generate])
-"""For properties that fail today: no shrinking, which would only spend time finding the known reproducer."""
 
 # ---- the invariant -----------------------------------------------------------------------------
 
@@ -93,30 +93,8 @@ def test_assert_located_rejects_unlocated_and_out_of_range_errors():
     assert_located(ParseError("fine", path=PATH, line=2, column=2), "x\r\ny")
 
 
-# ---- what the known defects need, left out of the main properties ----------------------------------
-
 ODD_BREAKS = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
-"""Characters str.splitlines() breaks lines at, though no editor does: line numbers shift after them."""
-DECORATION = "|-+=│─┼┃━╋"
-
-
-def _decoration_only(text: str) -> bool:
-    """Whether every line that is neither blank nor a comment is only grid decoration (`+---+`, `|`)."""
-    content = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
-    return bool(content) and all(not ln.strip(DECORATION + " \t") for ln in content)
-
-
-def _clean(text: str) -> str:
-    """`text` without the characters of known defects (odd line breaks, lone carriage returns)."""
-    text = text.translate({ord(ch): " " for ch in ODD_BREAKS})
-    return re.sub(r"\r(?!\n)", "\n", text)
-
-
-def _known_defect_free(text: str, fmt: str = "auto") -> bool:
-    """Whether `text` avoids the inputs of the defects known today (each has its own xfail test below)."""
-    if fmt == "solo" and re.search(r"(?m)^\s*1(?![0-9x])", text):  # Solo `1:` reports column 0
-        return False
-    return text == _clean(text) and not _decoration_only(text) and not re.search(r"(?m)^:", text)
+"""Characters str.splitlines() breaks lines at, though no editor does (they once shifted line numbers)."""
 
 
 # ---- 1. random text into every reader -----------------------------------------------------------
@@ -135,9 +113,8 @@ raw_text = st.one_of(
 
 @pytest.mark.parametrize("fmt", FMTS)
 @FUZZ
-@given(text=raw_text.map(_clean))
+@given(text=raw_text)
 def test_random_text_reads_to_puzzles_or_located_errors(fmt, text):
-    assume(_known_defect_free(text, fmt))
     check_read(text, fmt)
 
 
@@ -184,9 +161,18 @@ def _fixture_samples() -> list[tuple[str, str]]:
 
 SEEDS = _writer_samples() + _fixture_samples()
 INSERTS = (
-    *"0123456789.:,@+-*/= \t\nxaz_#|{}[]\"", *UNICODE_DIGITS, "٣٤", "\r\n", "\ufeff", "\0", "1" * 40, "9" * 40, "-1", "é", "ı"
+    *'0123456789.:,@+-*/= \t\nxaz_#|{}[]"',
+    *UNICODE_DIGITS,
+    "٣٤",
+    "\r\n",
+    "\r",
+    *ODD_BREAKS,
+    "\ufeff",
+    "\0",
+    *("1" * 40, "9" * 40, "-1", "é", "ı", "ﬆ"),
 )
-"""What a mutation inserts, or replaces a character with: format characters, odd bytes and digits, long numbers."""
+"""What a mutation inserts, or replaces a character with: format characters, odd bytes, line breaks and digits,
+long numbers."""
 
 
 @st.composite
@@ -194,7 +180,9 @@ def mutated(draw, inserts=INSERTS):
     """A seed file with 1 to 6 random edits; returns (seed format, text)."""
     fmt, text = draw(st.sampled_from(SEEDS))
     for _ in range(draw(st.integers(1, 6))):
-        kind = draw(st.sampled_from(["delete", "insert", "replace", "dup_line", "cut_line", "cut", "crlf", "bom", "tabs"]))
+        kind = draw(
+            st.sampled_from(["delete", "insert", "replace", "dup_line", "cut_line", "cut", "crlf", "bom", "tabs"])
+        )
         i = draw(st.integers(0, max(len(text) - 1, 0)))
         lines = text.split("\n")
         k = draw(st.integers(0, len(lines) - 1))
@@ -223,7 +211,6 @@ def mutated(draw, inserts=INSERTS):
 @given(sample=mutated(), forced=st.booleans())
 def test_mutated_files_read_to_puzzles_or_located_errors(sample, forced):
     fmt, text = sample
-    assume(_known_defect_free(text, fmt if forced else "auto"))
     check_read(text, fmt if forced else "auto")
 
 
@@ -232,58 +219,55 @@ def test_the_seeds_are_valid_and_cover_every_input_format():
     for fmt, text in SEEDS:
         entries = formats.read_text(text, PATH, fmt)
         assert entries and all(e.puzzle is not None for e in entries), (fmt, [str(e.error) for e in entries])
-        assert _known_defect_free(text)
 
 
-# ---- the known defects, each on its own -------------------------------------------------------------
+# ---- what the properties found, one reproducer each ---------------------------------------------------
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="str.splitlines() also breaks lines at \\v \\f \\x1c-\\x1e \\x85 \\u2028 \\u2029: errors after one "
-    "are reported a line too far, e.g. read_text('1\\x0c\\n12x4', fmt='line') says line 3 of 2",
+
+@pytest.mark.parametrize(
+    "text,fmt",
+    [
+        ("0 " * 15 + "①\n", "line"),  # '①'.isdigit() is True, int('①') a ValueError
+        ("00 0 0 ²\n0 0 0 0\n0 0 0 0\n0 0 0 0\n", "grid"),
+        ("0 " * 15 + "᧚\n", "auto"),
+        ("0 " * 15 + "１\n", "line"),  # fullwidth one: not 1
+        ("order 2\n0 １\n1 0\n", "pls"),
+        ("sq:２:0:0,1,1,0\n", "qwh"),
+    ],
 )
-@KNOWN_FAILING
-@example(sample=("line", "1\x0c\n12x4\n"), forced=True)
-@given(sample=mutated((*INSERTS, *ODD_BREAKS)), forced=st.booleans())
+def test_non_ascii_digits_are_refused_where_they_are_located(text, fmt):
+    check_read(text, fmt)
+    assert all(entry.puzzle is None for entry in formats.read_text(text, PATH, fmt))
+
+
+@FUZZ
+@example(sample=("line", "1\x0c\n12x4\n"), forced=True)  # was reported on line 3 of 2
+@given(sample=mutated((*INSERTS, *ODD_BREAKS * 4)), forced=st.booleans())
 def test_odd_line_breaks_keep_line_numbers(sample, forced):
     fmt, text = sample
-    assume(not _decoration_only(text) and not re.search(r"(?m)^:", text))
     check_read(text, fmt if forced else "auto")
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="lone \\r line ends (classic Mac): the JSON reader counts lines by \\n only, e.g. "
-    "read_text('{\"size\": 4,\\r\"cages\": [x]}', fmt='json') says 1:23, on an 11-character first line",
-)
-@KNOWN_FAILING
-@example(sample=("json", '{"size": 4,\n"cages": [x]}'), forced=True)
+@FUZZ
+@example(sample=("json", '{"size": 4,\n"cages": [x]}'), forced=True)  # was 1:23 on an 11-character line
 @given(sample=mutated(), forced=st.booleans())
 def test_lone_carriage_returns_keep_line_numbers(sample, forced):
     fmt, text = sample
-    text = text.replace("\r\n", "\n").replace("\n", "\r")
-    assume(not _decoration_only(text) and not re.search(r"(?m)^:", text))
-    check_read(text, fmt if forced else "auto")
+    check_read(text.replace("\r\n", "\n").replace("\n", "\r"), fmt if forced else "auto")
 
 
-@pytest.mark.xfail(strict=True, reason="read_text('-') and read_text('+---+\\n|   |\\n+---+') return no entry and no error")
 @pytest.mark.parametrize("text", ["-", "|", "=", "+---+\n|   |\n+---+\n"])
-def test_decoration_only_text_is_refused(text):
+def test_decoration_only_text_is_refused(text):  # was: no entry and no error
     check_read(text, "auto")
 
 
-@pytest.mark.xfail(strict=True, reason="read_text(':1:1234341221434321', fmt='line') reports column 0 (columns are 1-based)")
-def test_an_empty_puzzle_field_has_a_column():
+def test_an_empty_puzzle_field_has_a_column():  # was column 0
     check_read(":1:1234341221434321\n", "line")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="read_text('1:a', fmt='solo') reports column 0 (m.start(2) of a missing group is -1), and calls "
-    "1x1 boxes 'an Nx1 shape', Solo's jigsaw",
-)
-def test_solo_one_by_one_boxes_have_a_column():
+def test_solo_one_by_one_boxes_have_a_column():  # was column 0, and "an Nx1 shape" (jigsaw)
     check_read("1:a\n", "solo")
+    assert "jigsaw" not in str(formats.read_text("1:a\n", PATH, "solo")[0].error)
 
 
 # ---- 3. round trips ------------------------------------------------------------------------------
@@ -354,8 +338,8 @@ def test_every_writer_round_trips_its_family(family, fmt, data):
 
 LETTERGRID_FIRST_ROW_GIVENS = "213\nabb\ncca\n\na: 5+\nb: 4+\nc: 3+\n"
 DETECTION_FAILS = {
-    ("mathdoku", "lettergrid"): "a lettergrid whose first row holds only givens (digits) is not detected: "
-    "read_text('213\\nabb\\ncca\\n\\na: 5+\\nb: 4+\\nc: 3+') is read as a Sudoku grid and refused",
+    ("mathdoku", "lettergrid"): "ambiguous: a Mathdoku whose every cage is a one-cell given is written as a "
+    "lettergrid of digits alone ('123\\n231\\n312\\n', no legend), which detection reads as a Sudoku grid",
 }
 
 
@@ -382,8 +366,7 @@ def test_what_a_writer_writes_is_detected_as_its_format(family, fmt, data):
         assert read_back(text, "auto", _box(puzzle, fmt)) == puzzle
 
 
-@pytest.mark.xfail(strict=True, reason=DETECTION_FAILS[("mathdoku", "lettergrid")])
-def test_a_lettergrid_starting_with_givens_is_detected():
+def test_a_lettergrid_starting_with_givens_is_detected():  # was read as a Sudoku grid
     assert formats.read_text(LETTERGRID_FIRST_ROW_GIVENS, PATH, "lettergrid")[0].puzzle is not None
     assert formats.detect(LETTERGRID_FIRST_ROW_GIVENS) == "lettergrid"
 
@@ -410,15 +393,10 @@ def test_writers_refuse_or_round_trip_the_other_families(family, fmt, data):
         assert read_back(text, fmt, _box(puzzle, fmt)) == puzzle
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="a grid of digit rows without spaces ('530070000' x 9, 0 for empty) is refused: each row is read as "
-    "one integer, \"'530070000' is not a value of an order-9 grid\"",
-)
-@KNOWN_FAILING
+@ROUND_TRIP
 @example(puzzle=sudoku_puzzle([1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1], (2, 2)))
 @given(puzzle=sudokus())
-def test_a_grid_of_digit_rows_without_spaces_reads(puzzle):
+def test_a_grid_of_digit_rows_without_spaces_reads(puzzle):  # rows such as '530070000' were read as one integer
     assume(puzzle.n <= 9)
     n = puzzle.n
     text = "\n".join("".join(str(v) for v in puzzle.givens[r * n : (r + 1) * n]) for r in range(n)) + "\n"

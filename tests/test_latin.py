@@ -36,7 +36,10 @@ def test_jacobson_matthews_reaches_both_isotopy_classes_of_order_4():
 
 def _intercalates(square, n):
     """The number of 2x2 Latin subsquares (rows r1 < r2, columns c1 < c2) of a row-major square."""
-    at = lambda r, c: square[r * n + c]
+
+    def at(r, c):
+        return square[r * n + c]
+
     pairs = [(a, b) for a in range(n) for b in range(a + 1, n)]
     return sum(at(r1, c1) == at(r2, c2) and at(r1, c2) == at(r2, c1) for r1, r2 in pairs for c1, c2 in pairs)
 
@@ -83,9 +86,12 @@ def test_qwh_hole_count_must_match():
     assert entry.error and "1 holes, not 2 as stated" in entry.error.message and entry.error.column == 5
 
 
-def test_repeated_symbol_in_a_row_is_bad_input():
+def test_repeated_symbol_in_a_row_is_bad_input_named_as_written():
+    """The symbol 0 of the file is value 1 inside; the message says 0, as the file writes it."""
     entry = read_text("q:3:7:0,0,-1,-1,-1,-1,-1,-1,-1")[0]
-    assert entry.error and "given 1 at r1c2 repeats in row 1 (also at r1c1)" in str(entry.error)
+    assert entry.error and "given 0 at r1c2 repeats in row 1 (also at r1c1)" in str(entry.error)
+    column = read_text("order 2\n1 -1\n1 -1\n", fmt="pls")[0]
+    assert "given 1 at r2c1 repeats in column 1 (also at r1c1)" in str(column.error)
 
 
 def test_latin_squares_of_order_3():

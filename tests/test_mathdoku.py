@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from pathlib import Path
 
@@ -10,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cpmodels import count_solutions, is_solution, solve, sudoku_puzzle
+from cpmodels.cages import holds, is_reachable
 from cpmodels.errors import CpModelsError, ParseError, PuzzleError
 from cpmodels.formats.mathdoku import (
     FORMATS,
@@ -139,7 +141,7 @@ def test_random_latin_square_is_latin(n: int, seed: int) -> None:
     square = random_latin_square(n, random.Random(seed))
     rows = [square[r * n : (r + 1) * n] for r in range(n)]
     assert all(sorted(row) == list(range(1, n + 1)) for row in rows)
-    assert all(sorted(col) == list(range(1, n + 1)) for col in zip(*rows))
+    assert all(sorted(col) == list(range(1, n + 1)) for col in zip(*rows, strict=True))
 
 
 def test_random_puzzle_respects_ops() -> None:
@@ -507,3 +509,91 @@ def test_orders_above_nine_in_every_format(n: int) -> None:
     assert is_solution(puzzle, square)
     result = solve(puzzle, limit=1, time_limit=60)
     assert result.status == "solved" and is_solution(puzzle, result.solutions[0])
+
+
+# ---- reachability: bounds and a bounded search, never an enumeration of n ** cells -----------------
+
+
+def _brute_reachable(cells: list[tuple[int, int]], op: str | None, target: int, n: int) -> bool:
+    """Whether some values 1..n, different in each row and column, meet the cage: every tuple tried."""
+    share = [
+        [j for j in range(i) if cells[i][0] == cells[j][0] or cells[i][1] == cells[j][1]] for i in range(len(cells))
+    ]
+    for values in itertools.product(range(1, n + 1), repeat=len(cells)):
+        if all(values[i] != values[j] for i in range(len(cells)) for j in share[i]) and holds(op, target, values):
+            return True
+    return False
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    n=st.integers(1, 6),
+    data=st.data(),
+    op=st.sampled_from(["+", "-", "*", "/", "=", None]),
+    target=st.one_of(st.integers(-2, 40), st.integers(0, 6**4 + 1)),
+)
+def test_reachability_agrees_with_every_tuple_tried(n: int, data: st.DataObject, op: str | None, target: int) -> None:
+    grid = [(r, c) for r in range(n) for c in range(n)]
+    cells = data.draw(st.lists(st.sampled_from(grid), min_size=1, max_size=min(4, n * n), unique=True))
+    assert is_reachable(cells, op, target, n) == _brute_reachable(cells, op, target, n)
+
+
+@pytest.mark.parametrize(
+    ("op", "target", "reachable"),
+    [
+        ("*", 0, False),
+        ("+", 10**18 - 1, False),
+        ("+", 45, True),
+        ("+", 44, False),
+        ("*", 362880, True),
+        ("*", 2, False),
+    ],
+)
+def test_cages_too_big_to_enumerate_are_checked(op: str, target: int, reachable: bool) -> None:
+    row = [(0, c) for c in range(9)]  # 9 ** 9 tuples: the old check took such cages as reachable unseen
+    assert is_reachable(row, op, target, 9) is reachable
+
+
+def _one_big_hidden_cage(target: int) -> str:
+    """A 9x9 oneline Mathdoku: an 8-cell hidden-operator cage in rows 1-2 (a 2x4 block), every other cell a given."""
+    square = random_latin_square(9, random.Random(81))
+    block = [0, 1, 2, 3, 9, 10, 11, 12]
+    givens = " ".join(f"{square[i]}=@{i}" for i in range(81) if i not in block)
+    return f"big:9:-:{target}@{','.join(map(str, block))} {givens}\n"
+
+
+def test_an_8_cell_hidden_operator_cage_reads_without_enumerating_its_tuples() -> None:
+    square = random_latin_square(9, random.Random(81))
+    total = sum(square[i] for i in (0, 1, 2, 3, 9, 10, 11, 12))
+    puzzle = read_puzzle(_one_big_hidden_cage(total), fmt="oneline")
+    assert puzzle.cages[0].op is None and len(puzzle.cages[0].cells) == 8 and is_solution(puzzle, square)
+    error = error_of(_one_big_hidden_cage(19), "oneline")  # a sum of 8 is at least 20 here, 19 is prime: no product
+    assert error.message.endswith("no 8 values in 1..9 make 19 with any operator")
+
+
+# ---- streams, claims, JSON ---------------------------------------------------------------------------
+
+
+def test_sections_between_separator_lines_are_puzzles_each_located() -> None:
+    text = write(FOUR, "cagelist") + "---\n" + write(FOUR, "cagelist").replace("+ 9 3", "+ 99 3")
+    entries = read_text(text, "two.txt")
+    assert entries[0].puzzle == FOUR and entries[0].line == 1 and entries[1].line == 11
+    assert (entries[1].error.line, entries[1].error.column) == (18, 3)
+
+
+def test_json_values_one_after_another_are_puzzles() -> None:
+    compact = write(FOUR, "json").replace("\n", "")
+    entries = read_text(write(FOUR, "json") + compact + "\n" + compact + "\n", "many.json")
+    assert [e.puzzle for e in entries] == [FOUR] * 3 and [e.line for e in entries] == [1, 10, 11]
+    bad = read_text(compact + '\n{"size": 4, "cages": 7}\n', "bad.json")
+    assert bad[0].puzzle == FOUR and (bad[1].error.line, bad[1].error.column) == (2, 1)
+
+
+def test_oneline_count_and_solution_are_the_entrys_claims() -> None:
+    entries = read_text(fixture("puzzles.txt"))
+    assert entries[0].claimed_count == 1 and entries[0].claimed_solution == FOUR_SOLUTION
+
+
+def test_orders_above_the_largest_read_are_refused_where_written() -> None:
+    error = error_of("101\n= 1 1 1\n")
+    assert (error.line, error.column) == (1, 1) and "order 101 is above 100" in error.message

@@ -1,8 +1,8 @@
 """Coverage-guided fuzzing of the readers with atheris (libFuzzer): bytes in, entries or a CpModelsError out.
 
 One target per format family; each feeds the fuzzer's bytes, decoded as UTF-8 (invalid bytes replaced, as
-no reader sees undecodable text), to cpmodels.formats.read_text in one of the family's formats (the first
-byte chooses it), or to the DLX1 reader. Anything but a CpModelsError is a crash: its reproducer is saved
+no reader sees undecodable text), to cpmodels.formats.read_text in every one of the family's formats in
+turn, or to the DLX1 reader. Anything but a CpModelsError is a crash: its reproducer is saved
 once per distinct crash (exception type and the innermost cpmodels frame) and the fuzzing goes on.
 
     pip install atheris        # not a dependency of cpmodels; wheels for CPython 3.11 on x86-64 Linux
@@ -50,11 +50,11 @@ SEED_SOURCES = {
     "dlx": ("catalogue/dlx",),
 }  # fmt: skip
 """Where each target's seeds come from: folders under tests/ or under the data folder."""
-MAX_SEED = 4096
+MAX_SEED = 6000
 
 
 def read_dlx_function():
-    """cpmodels' DLX1 reader, wherever it lives now."""
+    """The DLX1 reader of cpmodels, wherever it lives now."""
     import importlib
 
     for module in ("cpmodels.formats.dlx", "cpmodels.backends.dlx", "cpmodels.dlx"):
@@ -118,8 +118,10 @@ def build_corpus(family: str, corpus: Path, data: Path) -> int:
 
 
 def make_target(family: str, crashes: dict, out: Path, counter: list[int], save):
-    """The TestOneInput of `family`: any exception but CpModelsError is recorded once per distinct crash;
-    `save()` is called on each new crash and every 2000 executions (libFuzzer exits without Python's atexit)."""
+    """The TestOneInput of `family`: any exception but CpModelsError is recorded once per distinct crash.
+
+    `save()` runs on each new crash and every 2000 executions (libFuzzer exits without Python's atexit).
+    """
     from cpmodels import formats
     from cpmodels.errors import CpModelsError
 
@@ -130,10 +132,11 @@ def make_target(family: str, crashes: dict, out: Path, counter: list[int], save)
         counter[0] += 1
         if counter[0] % 2000 == 0:
             save()
-        if not data:
-            return
-        fmt = fmts[data[0] % len(fmts)]
-        text = data[1:].decode("utf-8", "replace")
+        text = data.decode("utf-8", "replace")
+        for fmt in fmts:
+            read_one(text, fmt, data)
+
+    def read_one(text: str, fmt: str, data: bytes) -> None:
         try:
             if read_dlx is not None:
                 read_dlx(text, "fuzz.dlx")
@@ -157,11 +160,9 @@ def make_target(family: str, crashes: dict, out: Path, counter: list[int], save)
 
 def run_target(family: str, seconds: int, out: Path, data: Path) -> None:
     """Fuzz one target for `seconds` in this process, keeping its summary in out/summary-<target>.json."""
-    import atheris  # noqa: PLC0415 - optional, only for this script
+    import atheris  # optional: only this script needs it
 
-    import numpy  # noqa: F401 - heavy dependencies imported before instrumenting, so only cpmodels is
-
-    with atheris.instrument_imports(include=["cpmodels"]):
+    with atheris.instrument_imports(include=["cpmodels"]):  # coverage of cpmodels only, not its dependencies
         import cpmodels.formats  # noqa: F401
 
     corpus = out / f"corpus-{family}"
@@ -178,7 +179,8 @@ def run_target(family: str, seconds: int, out: Path, data: Path) -> None:
         (out / f"summary-{family}.json").write_text(json.dumps(summary, indent=1))
 
     target = make_target(family, crashes, out, counter, save)
-    argv = [sys.argv[0], str(corpus), f"-max_total_time={seconds}", "-max_len=4096", "-print_final_stats=1"]
+    save()
+    argv = [sys.argv[0], str(corpus), f"-max_total_time={seconds}", "-max_len=8192", "-print_final_stats=1"]
     argv.append(f"-artifact_prefix={out}/")
     atheris.Setup(argv, target)
     atheris.Fuzz()
@@ -202,7 +204,11 @@ def main() -> None:
         log = args.out / f"log-{family}.txt"
         with log.open("w") as f:
             subprocess.run([*cmd, "--data", str(args.data)], check=False, env=os.environ, stdout=f, stderr=f)
-        summary = json.loads((args.out / f"summary-{family}.json").read_text())
+        found = args.out / f"summary-{family}.json"
+        if not found.exists():
+            print(f"{family:<10} did not run: see {log}")
+            continue
+        summary = json.loads(found.read_text())
         stats = dict(re.findall(r"^stat::(\w+):\s+(\d+)", log.read_text(errors="replace"), re.MULTILINE))
         if "number_of_executed_units" in stats:  # libFuzzer's own count, exact to the end
             summary["executions"] = int(stats["number_of_executed_units"])

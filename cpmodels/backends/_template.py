@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 from ..grid import GridPuzzle
-from .base import Capabilities, SolveResult, SolveTimer, capability_problem
+from .base import Capabilities, SolveResult, SolveTimer, capability_problem, kept
 
 NOT_WRITTEN = "the template backend solves nothing: copy it to write a backend"
 
@@ -25,11 +25,18 @@ def compile_puzzle(puzzle: GridPuzzle) -> Any:
     return puzzle
 
 
-def search(compiled: Any, limit: int, deadline: float | None) -> tuple[list[tuple[int, ...]], bool, dict[str, float]]:
-    """Up to `limit` solutions as row-major grids, whether the search space was exhausted, and the statistics
-    named as in base.STAT_NAMES (nodes, backtracks, ...); stop at `deadline` (perf_counter time) if given.
-    Here: nothing found, nothing searched (fill this in)."""
-    return [], False, {"nodes": 0}
+def search(
+    compiled: Any, limit: int, keep: int, deadline: float | None
+) -> tuple[list[tuple[int, ...]], int, bool, dict[str, float]]:
+    """The first `keep` of up to `limit` solutions, their count, completeness and statistics (fill this in).
+
+    Returns the grids (row-major), how many were found, whether the search space was exhausted, and
+    the statistics named as in base.STAT_NAMES (nodes, backtracks, ...). Stop at `deadline`
+    (perf_counter time) if given, checking the clock often (a native kernel: between chunks of work,
+    which also lets Ctrl-C through). Store no grid past `keep`: a count of millions keeps two.
+    Here: nothing found, nothing searched.
+    """
+    return [], 0, False, {"nodes": 0}
 
 
 class TemplateBackend:
@@ -49,10 +56,17 @@ class TemplateBackend:
         start = time.perf_counter()
         return time.perf_counter() - start
 
-    def solve(self, puzzle: GridPuzzle, *, limit: int = 1, time_limit: float | None = None) -> SolveResult:
-        """Up to `limit` solutions of `puzzle`, stopping at `time_limit` seconds: compile, search, finish."""
+    def solve(
+        self, puzzle: GridPuzzle, *, limit: int = 1, time_limit: float | None = None, keep: int | None = None
+    ) -> SolveResult:
+        """Up to `limit` solutions of `puzzle` (the first `keep` kept), stopping at `time_limit` seconds.
+
+        Compile, search, finish. base.search_limit clamps a limit for an int64 counter; timer.deadline
+        reads inf or a huge time limit as none (base.time_limit_or_none); base.unreachable_cage says
+        when a cage's target alone makes the puzzle unsolvable.
+        """
         timer = SolveTimer()
         compiled = compile_puzzle(puzzle)
         timer.built()
-        solutions, complete, stats = search(compiled, limit, timer.deadline(time_limit))
-        return timer.finish(self.name, solutions, limit, complete, stats)
+        solutions, count, complete, stats = search(compiled, limit, kept(limit, keep), timer.deadline(time_limit))
+        return timer.finish(self.name, solutions, limit, complete, stats, count)

@@ -27,7 +27,16 @@ import numpy as np
 from .. import cages as cage_rules
 from ..errors import PuzzleError
 from ..grid import Cage, GridPuzzle
-from .base import Capabilities, SolveResult, SolveTimer, capability_problem
+from .base import (
+    Capabilities,
+    SolveResult,
+    SolveTimer,
+    capability_problem,
+    kept,
+    search_limit,
+    time_limit_or_none,
+    unreachable_cage,
+)
 
 _KERNEL: list[ModuleType] = []
 
@@ -201,19 +210,26 @@ class BacktrackBackend:
     def can_solve(self, puzzle: GridPuzzle) -> str | None:
         """None if the puzzle fits: order at most 64 (one 64-bit mask per cell), no cage above MAX_CAGE_TUPLES tuples."""
         problem = capability_problem(self.capabilities, puzzle)
-        if problem:
+        if problem or unreachable_cage(puzzle):  # an unreachable target is answered "none" without tuples
             return problem
         for k, cage in enumerate(puzzle.cages, start=1):
             if _too_many_tuples(cage, puzzle.n):
                 return f"cage {k} ({cage.label()}) allows more than {MAX_CAGE_TUPLES} tuples"
         return None
 
-    def solve(self, puzzle: GridPuzzle, *, limit: int = 1, time_limit: float | None = None) -> SolveResult:
-        """Up to `limit` solutions by propagation and MRV branching, stopping at `time_limit` seconds."""
+    def solve(
+        self, puzzle: GridPuzzle, *, limit: int = 1, time_limit: float | None = None, keep: int | None = None
+    ) -> SolveResult:
+        """Up to `limit` solutions by propagation and MRV branching, stopping at `time_limit` seconds.
+
+        The first `keep` are kept (None: all), and never more than the backend's own `keep`.
+        """
         timer = SolveTimer()
+        if unreachable_cage(puzzle):
+            return timer.finish(self.name, [], limit, True, {"nodes": 0, "backtracks": 0})
         compiled = compile_puzzle(puzzle)
         timer.built()
-        keep = limit if self.keep is None else min(self.keep, limit)
+        keep = kept(limit, keep) if self.keep is None else min(self.keep, kept(limit, keep))
         solutions: list[tuple[int, ...]] = []
 
         def take(rows: np.ndarray, _: np.ndarray) -> None:
@@ -246,6 +262,7 @@ def _drive(
     by the deadline gets its partial counts in `results` and complete 0.
     """
     kernel = _kernel()
+    limit, keep = search_limit(limit), search_limit(keep)
     rows = min(keep * starts.shape[0], kernel.BUFFER_ROWS)
     search = _search_arrays(kernel, compiled, starts, rows)
     state, buffer, buffer_puzzle, results = search[3], search[7], search[8], search[9]
@@ -323,7 +340,8 @@ def solve_batch(
     Puzzles the time limit cuts short, or never reaches, have complete False.
     """
     start = time.perf_counter()
-    deadline = None if time_limit is None else start + time_limit
+    seconds = time_limit_or_none(time_limit)
+    deadline = None if seconds is None else start + seconds
     n = template.n
     givens = np.asarray(givens, np.int64).reshape(-1, n * n)
     if givens.size and (givens.min() < 0 or givens.max() > n):

@@ -18,10 +18,14 @@ BacktrackingSolver is the default here.
 
 Time limit: the library has none and one search can run for minutes, so a search with a time limit
 runs in a child process (a plain subprocess: no multiprocessing re-import of the caller's main
-module, and nothing left running) that gets the model pickled on stdin and writes each solution as
-a JSON line as it is found; at the deadline the child is killed and reaped, and the solutions read
-so far come back with status "timeout". The limit counts from the moment the child has read its
-model; starting it costs about 0.2 s (stats["spawn_s"]). Without a time limit the search runs here.
+module, and nothing left running) that gets the model pickled on stdin and writes each solution it
+keeps as a JSON line as it is found, and its count every COUNT_EVERY seconds; at the deadline the
+child is killed and reaped, and the solutions read so far come back with status "timeout". The
+limit counts from the moment the child has read its model; starting it costs about 0.2 s
+(stats["spawn_s"]). Without a time limit the search runs here. The child never outlives its search:
+whatever stops the parent's wait (the deadline, an error, Ctrl-C, the CLI's SIGTERM handler) kills
+and reaps it, and on Linux it asks the kernel to kill it when its parent dies (PR_SET_PDEATHSIG), so
+even a parent killed by SIGKILL leaves nothing searching.
 
 stats: "build_s", "search_s" (base.STAT_NAMES; the library counts nothing comparable), and the
 backend's own: "variables" and "constraints" (the model's size), "spawn_s" (starting the child).
@@ -30,6 +34,7 @@ backend's own: "variables" and "constraints" (the model's size), "spawn_s" (star
 from __future__ import annotations
 
 import json
+import os
 import pickle
 import queue
 import subprocess
@@ -44,7 +49,7 @@ from typing import IO, Any, TextIO
 from .. import cages as cage_rules
 from ..errors import BackendUnavailableError, CpModelsError
 from ..grid import GridPuzzle
-from .base import Capabilities, SolveResult, SolveTimer, capability_problem
+from .base import Capabilities, SolveResult, SolveTimer, capability_problem, kept, time_limit_or_none, unreachable_cage
 
 PACKAGE = "python-constraint2"
 SOLVERS = ("backtracking", "optimized", "recursive")
@@ -148,7 +153,9 @@ def _table(
     allowed = [(givens[r * n + c],) if givens[r * n + c] else domains[r * n + c] for r, c in cells]
     empty = [k for k, (r, c) in enumerate(cells) if not givens[r * n + c]]
     rows = cage_rules.iter_allowed_tuples(cells, op, target, n)
-    return frozenset(tuple(row[k] for k in empty) for row in rows if all(v in a for v, a in zip(row, allowed)))
+    return frozenset(
+        tuple(row[k] for k in empty) for row in rows if all(v in a for v, a in zip(row, allowed, strict=True))
+    )
 
 
 def _in_table(rows: frozenset[Grid]) -> Callable[..., bool]:
@@ -198,18 +205,29 @@ def iter_solutions(model: ConstraintModel, solver: str = "backtracking") -> Iter
         yield tuple(grid)
 
 
-def _search(model: ConstraintModel, limit: int, solver: str) -> tuple[list[Grid], bool]:
-    """Up to `limit` solutions found in this process, and whether the search space was exhausted."""
+def _search(model: ConstraintModel, limit: int, keep: int, solver: str) -> tuple[list[Grid], int, bool]:
+    """The first `keep` of up to `limit` solutions found in this process, their count, and whether it was exhausted."""
     solutions: list[Grid] = []
+    count = 0
     for grid in iter_solutions(model, solver):
-        solutions.append(grid)
-        if len(solutions) >= limit:
-            return solutions, False
-    return solutions, True
+        count += 1
+        if count <= keep:
+            solutions.append(grid)
+        if count >= limit:
+            return solutions, count, False
+    return solutions, count, True
 
 
 _CHILD_PROGRAM = """
-import sys, types
+import os, sys, types
+if sys.platform.startswith("linux"):
+    try:  # PR_SET_PDEATHSIG (1): the kernel kills this process when its parent dies, even by SIGKILL
+        import ctypes, signal
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)
+    except (OSError, AttributeError):
+        pass
+if os.getppid() != {parent}:
+    sys.exit(1)  # the parent died before the line above took effect
 if sys.path and sys.path[0] in ("", "."):
     del sys.path[0]  # the working directory: a constraint.py there must not shadow the library
 for name, path in {packages!r}:
@@ -222,21 +240,32 @@ child_main()
 """The child's program: stub packages skip cpmodels/__init__ and the registry, which the search does not need."""
 STARTUP_LIMIT = 60.0
 """Seconds a child may take to start and read its model before it is taken as failed."""
+COUNT_EVERY = 0.02
+"""Seconds between the child's count messages once it keeps no more grids: the count lost at a kill."""
 
 
 def child_main() -> None:
-    """In the child process: read a pickled (model, limit, solver) from stdin, write JSON lines to stdout."""
+    """In the child process: read a pickled (model, limit, keep, solver) from stdin, write JSON lines to stdout.
+
+    Messages: ["ready", null]; ["solution", grid] for each of the first `keep`; ["count", found] at
+    most every COUNT_EVERY seconds after those; ["done", [exhausted, found]]; or ["error", text].
+    """
     out = sys.stdout
     try:
-        model, limit, solver = pickle.load(sys.stdin.buffer)
+        model, limit, keep, solver = pickle.load(sys.stdin.buffer)
         _send(out, "ready", None)
-        solutions = iter_solutions(model, solver)
-        for found, grid in enumerate(solutions, start=1):
-            _send(out, "solution", grid)
+        found, told = 0, time.perf_counter()
+        for grid in iter_solutions(model, solver):
+            found += 1
+            if found <= keep:
+                _send(out, "solution", grid)
+            elif time.perf_counter() - told >= COUNT_EVERY:
+                _send(out, "count", found)
+                told = time.perf_counter()
             if found >= limit:
-                _send(out, "done", False)
+                _send(out, "done", [False, found])
                 return
-        _send(out, "done", True)
+        _send(out, "done", [True, found])
     except Exception as exc:  # noqa: BLE001 -- any failure goes to the parent, which raises it there
         _send(out, "error", f"{type(exc).__name__}: {exc}")
 
@@ -251,26 +280,33 @@ def _child_command() -> list[str]:
     """The command that runs child_main in a fresh interpreter."""
     root = __name__.split(".")[0]
     packages = [(name, next(iter(sys.modules[name].__path__))) for name in (root, __package__)]
-    return [sys.executable, "-c", _CHILD_PROGRAM.format(packages=packages, module=__name__)]
+    program = _CHILD_PROGRAM.format(packages=packages, module=__name__, parent=os.getpid())
+    return [sys.executable, "-c", program]
 
 
 def _search_in_child(
-    model: ConstraintModel, limit: int, solver: str, time_limit: float, stats: dict[str, float]
-) -> tuple[list[Grid], bool]:
-    """Up to `limit` solutions from a child killed `time_limit` s into its search; whether it exhausted its space."""
+    model: ConstraintModel, limit: int, keep: int, solver: str, time_limit: float, stats: dict[str, float]
+) -> tuple[list[Grid], int, bool]:
+    """The first `keep` of up to `limit` solutions from a child killed `time_limit` s into its search.
+
+    Returns them, their count, and whether the child exhausted its space. The child is killed and
+    reaped on any way out of here.
+    """
     started = time.perf_counter()
     child = subprocess.Popen(_child_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-    lines: queue.Queue[bytes | None] = queue.Queue()
-    reader = threading.Thread(target=_read_lines, args=(child.stdout, lines), daemon=True)
-    reader.start()
+    reader = None
     try:
-        _write_model(child, (model, limit, solver))
+        lines: queue.Queue[bytes | None] = queue.Queue()
+        reader = threading.Thread(target=_read_lines, args=(child.stdout, lines), daemon=True)
+        reader.start()
+        _write_model(child, (model, limit, keep, solver))
         _expect_ready(lines, started + STARTUP_LIMIT)
         stats["spawn_s"] = time.perf_counter() - started
         return _receive(lines, time.perf_counter() + time_limit)
-    finally:
+    finally:  # KeyboardInterrupt, the CLI's Interrupted and SystemExit too: the child must not search on
         _stop(child)
-        reader.join()
+        if reader is not None:
+            reader.join()  # it ends at the end of the killed child's output
         if child.stdout is not None:
             child.stdout.close()
 
@@ -312,24 +348,35 @@ def _expect_ready(lines: queue.Queue[bytes | None], deadline: float) -> None:
         raise RuntimeError(f"the python-constraint search process did not start within {STARTUP_LIMIT:.0f} s")
 
 
-def _receive(lines: queue.Queue[bytes | None], deadline: float) -> tuple[list[Grid], bool]:
-    """The solutions the child sends until it is done or `deadline` passes, and whether it exhausted its space."""
+def _receive(lines: queue.Queue[bytes | None], deadline: float) -> tuple[list[Grid], int, bool]:
+    """The solutions the child sends until it is done or `deadline` passes, its count, and whether it is exhausted."""
     solutions: list[Grid] = []
+    count = 0
     while (message := _next(lines, deadline)) is not None:
         kind, payload = message
         if kind == "done":
-            return solutions, payload
-        solutions.append(tuple(payload))
-    return solutions, False
+            return solutions, max(count, payload[1]), payload[0]
+        if kind == "count":
+            count = max(count, payload)
+        else:
+            solutions.append(tuple(payload))
+            count += 1
+    return solutions, count, False
 
 
 def _stop(child: subprocess.Popen[bytes]) -> None:
-    """Kill the child if it still runs and reap it, so that no zombie is left."""
+    """Kill the child if it still runs and reap it, so that no zombie is left.
+
+    Killing comes first: an exception arriving during the rest (a second Ctrl-C) leaves nothing searching.
+    """
     if child.poll() is None:
         child.kill()
     child.wait()
     if child.stdin is not None and not child.stdin.closed:
-        child.stdin.close()
+        try:
+            child.stdin.close()
+        except OSError:  # BrokenPipeError flushing what the dead child never read
+            pass
 
 
 class ConstraintBackend:
@@ -358,15 +405,20 @@ class ConstraintBackend:
         library()
         return time.perf_counter() - start
 
-    def solve(self, puzzle: GridPuzzle, *, limit: int = 1, time_limit: float | None = None) -> SolveResult:
-        """Up to `limit` solutions; with a time limit the search runs in a child process stopped at the deadline."""
+    def solve(
+        self, puzzle: GridPuzzle, *, limit: int = 1, time_limit: float | None = None, keep: int | None = None
+    ) -> SolveResult:
+        """Up to `limit` solutions (the first `keep` kept); with a time limit, searched in a child stopped then."""
         timer = SolveTimer()
+        if unreachable_cage(puzzle):
+            return timer.finish(self.name, [], limit, True, {})
         model = build_model(puzzle)
         timer.built()
         stats: dict[str, float] = {"variables": len(model.domains), "constraints": model.size()}
         decided = not model.feasible or not model.domains
-        if time_limit is None or decided:
-            solutions, exhausted = _search(model, limit, self.solver)
+        seconds = time_limit_or_none(time_limit)
+        if seconds is None or decided:
+            solutions, count, exhausted = _search(model, limit, kept(limit, keep), self.solver)
         else:
-            solutions, exhausted = _search_in_child(model, limit, self.solver, time_limit, stats)
-        return timer.finish(self.name, solutions, limit, exhausted, stats)
+            solutions, count, exhausted = _search_in_child(model, limit, kept(limit, keep), self.solver, seconds, stats)
+        return timer.finish(self.name, solutions, limit, exhausted, stats, count)

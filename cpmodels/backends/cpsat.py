@@ -35,6 +35,8 @@ stats: "nodes" (CP-SAT's branches), "propagations" (Boolean and integer), "confl
 
 from __future__ import annotations
 
+import os
+import queue
 import threading
 import time
 from dataclasses import dataclass
@@ -107,7 +109,7 @@ def _grid_model(puzzle: GridPuzzle) -> tuple[cp_model.CpModel, list[cp_model.Int
     model.proto.copy_from(_unit_template(puzzle.n, puzzle.units).proto)
     proto = model.proto
     cells = [cp_model.IntVar(proto, i) for i in range(puzzle.n * puzzle.n)]
-    for x, g in zip(cells, puzzle.givens):
+    for x, g in zip(cells, puzzle.givens, strict=True):
         if g:
             x.with_domain(Domain(g, g))
     return model, cells
@@ -175,8 +177,10 @@ def _add_difference(model: cp_model.CpModel, xs: list[cp_model.IntVar], target: 
 
 
 def _add_quotient(model: cp_model.CpModel, xs: list[cp_model.IntVar], target: int) -> None:
-    """Constrain max/min of two cells to `target` exactly: x == t*y if b, else y == t*x (x == y for t = 1,
-    where a Boolean would be free, and enumeration would count each grid twice)."""
+    """Constrain max/min of two cells to `target` exactly: x == t*y if b, else y == t*x.
+
+    For t = 1, x == y: a Boolean would be free there, and enumeration would count each grid twice.
+    """
     x, y = xs
     if target == 1:
         model.add(x == y)
@@ -200,6 +204,8 @@ MAX_TARGET = 2**62
 """CP-SAT's integers are 64-bit: a reachable cage target above this is refused by can_solve."""
 POLL_S = 0.1
 """While a search runs in its thread, the main thread wakes this often to let a signal handler run."""
+DIRECT_S = 0.05
+"""A search with at most this time limit runs in the calling thread: a signal waits for it at most this long."""
 
 
 class InvalidModelError(CpModelsError):
@@ -264,9 +270,9 @@ def solve_model(
     """Up to `limit` distinct grids of a compiled (perhaps user-extended) model of `puzzle`, counted exactly.
 
     Solutions are counted as grids, the values of `compiled.cells`, whatever other variables the model
-    has: "enumerate" (one worker) de-duplicates the grids when the model has variables beyond those
-    build_model made (each grid then comes once per assignment of the others: with many such
-    variables, "forbid" is faster); "forbid" solves, forbids the grid found and solves again, on a copy
+    has: "enumerate" (one worker) de-duplicates the grids, remembering each, when the model has
+    variables beyond those build_model made (each grid then comes once per assignment of the others:
+    with many such variables, "forbid" is faster); "forbid" solves, forbids the grid found and solves again, on a copy
     of the model, exact with any number of workers. The caller's model is never changed, so two calls
     give the same answer. Every grid returned has passed the checker (grid.explain_violation) against
     `puzzle`: the extension may add rules, never break the puzzle's; the first `keep` are returned.
@@ -308,7 +314,7 @@ def _search(
     workers: int,
     copy: bool,
 ) -> _Found:
-    """Solve-and-forbid (method "forbid", or one solution asked for; on a copy of the model if `copy`), else enumerate."""
+    """Solve-and-forbid (method "forbid" or limit 1; on a copy of the model if `copy`), else enumerate."""
     if method == "forbid" or limit == 1:
         return _solve_and_forbid(compiled, puzzle, limit, keep, deadline, workers, copy)
     extended = compiled.own_variables is None or len(compiled.model.proto.variables) > compiled.own_variables
@@ -330,7 +336,9 @@ def _time_left(deadline: float | None) -> float | None:
     return None if deadline is None else deadline - time.perf_counter()
 
 
-def _run(solver: cp_model.CpSolver, model: cp_model.CpModel, callback: cp_model.CpSolverSolutionCallback | None = None):
+def _run(
+    solver: cp_model.CpSolver, model: cp_model.CpModel, callback: cp_model.CpSolverSolutionCallback | None = None
+) -> object:
     """solver.solve(model, callback), interruptible: its status, after raising if CP-SAT found the model invalid.
 
     Python runs signal handlers in the main thread only, between bytecodes, so a Ctrl-C (or the CLI's
@@ -338,10 +346,14 @@ def _run(solver: cp_model.CpSolver, model: cp_model.CpModel, callback: cp_model.
     SIGINT itself, only stops that one search. So SIGINT is left to Python (catch_sigint_signal off,
     _solver) and, in the main thread, the search runs in a worker thread while the main thread waits,
     waking every POLL_S; any exception there (KeyboardInterrupt, the CLI's Interrupted, SystemExit)
-    stops the search, joins the thread and propagates. The thread costs about 0.1 ms per solve
-    (benchmarks/RESULTS.md, "Limits that hold"), against CP-SAT's 3-16 ms on a 9x9 Sudoku.
+    stops the search and propagates. Handing the search to that thread and back costs 0.2-0.3 ms per
+    solve on a loaded 2-core machine, against CP-SAT's 3-16 ms on a 9x9 Sudoku (benchmarks/RESULTS.md,
+    "Limits that hold"); a search limited to DIRECT_S or less, which a signal need not cut short, and
+    a search from another thread (where no signal handler runs) are run directly.
     """
-    if threading.current_thread() is not threading.main_thread():
+    short = solver.parameters.max_time_in_seconds <= DIRECT_S
+    status: object
+    if short or threading.current_thread() is not threading.main_thread():
         status = solver.solve(model, callback)
     else:
         status = _solve_in_thread(solver, model, callback)
@@ -350,12 +362,15 @@ def _run(solver: cp_model.CpSolver, model: cp_model.CpModel, callback: cp_model.
     return status
 
 
-def _solve_in_thread(solver: cp_model.CpSolver, model: cp_model.CpModel, callback) -> int:
-    """solver.solve(model, callback) in a worker thread, the calling thread waiting so that it can take signals."""
+def _solve_in_thread(solver: cp_model.CpSolver, model: cp_model.CpModel, callback) -> object:
+    """solver.solve(model, callback) in the search thread, while the calling (main) thread waits and takes signals.
+
+    On any exception while it waits, the search is stopped before the exception goes on.
+    """
     outcome: list = []
     done = threading.Event()
 
-    def work() -> None:
+    def job() -> None:
         try:
             outcome.append(solver.solve(model, callback))
         except BaseException as exc:  # noqa: BLE001 -- handed to the waiting thread, which raises it
@@ -363,20 +378,41 @@ def _solve_in_thread(solver: cp_model.CpSolver, model: cp_model.CpModel, callbac
         finally:
             done.set()
 
-    thread = threading.Thread(target=work, name="cpsat-search", daemon=True)
-    thread.start()
+    _search_thread().put(job)
     try:
         while not done.wait(POLL_S):
             pass
     except BaseException:
-        while thread.is_alive():  # stop_search before the search has started is lost: repeat it
+        while not done.wait(0.01):  # stop_search before the search has started is lost: repeat it
             solver.stop_search()
-            thread.join(0.01)
         raise
-    thread.join()
     if isinstance(outcome[0], BaseException):
         raise outcome[0]
     return outcome[0]
+
+
+_SEARCH_THREAD: list[tuple[int, threading.Thread, queue.SimpleQueue]] = []
+"""The thread that runs the main thread's searches, with its process id and its queue of jobs."""
+
+
+def _search_thread() -> queue.SimpleQueue:
+    """The job queue of the search thread, started on first use (and again in a forked child, which lacks it).
+
+    One long-lived thread rather than one per search: starting a thread cost about 0.2 ms more per
+    solve on a loaded 2-core machine (benchmarks/RESULTS.md, "Limits that hold").
+    """
+    if not _SEARCH_THREAD or _SEARCH_THREAD[0][0] != os.getpid() or not _SEARCH_THREAD[0][1].is_alive():
+        jobs: queue.SimpleQueue = queue.SimpleQueue()
+        thread = threading.Thread(target=_serve, args=(jobs,), name="cpsat-search", daemon=True)
+        thread.start()
+        _SEARCH_THREAD[:] = [(os.getpid(), thread, jobs)]
+    return _SEARCH_THREAD[0][2]
+
+
+def _serve(jobs: queue.SimpleQueue) -> None:
+    """The search thread: run each job put on `jobs`, for ever (a daemon: it ends with the process)."""
+    while True:
+        jobs.get()()
 
 
 class _Collector(cp_model.CpSolverSolutionCallback):
@@ -458,14 +494,15 @@ def _solve_and_forbid(
 
 
 def _forbid(model: cp_model.CpModel, cells: list[cp_model.IntVar], puzzle: GridPuzzle, grid: tuple[int, ...]) -> None:
-    """Add to `model` a clause that some empty cell differs from `grid`."""
-    differs = []
-    for i, x in enumerate(cells):
-        if not puzzle.givens[i]:
-            b = model.new_bool_var("")
-            model.add(x != grid[i]).only_enforce_if(b)
-            differs.append(b)
-    model.add_bool_or(differs)
+    """Add to `model` that the empty cells do not all hold their values in `grid`: a negated table of one tuple.
+
+    It is 3x faster than a clause over a reified x != v per cell once hundreds of grids are forbidden.
+    """
+    empty = [i for i, given in enumerate(puzzle.givens) if not given]
+    if not empty:
+        model.add_bool_or([])  # the one grid of a full puzzle is forbidden: nothing is left
+        return
+    model.add_forbidden_assignments([cells[i] for i in empty], [tuple(grid[i] for i in empty)])
 
 
 def _stats(solver: cp_model.CpSolver) -> dict[str, int]:

@@ -36,7 +36,7 @@ import numpy as np
 from .. import cages as cage_rules
 from ..errors import BackendUnavailableError, CpModelsError
 from ..grid import Cage, GridPuzzle, cells_named
-from .base import Capabilities, SolveResult, SolveTimer, capability_problem
+from .base import Capabilities, SolveResult, SolveTimer, capability_problem, kept, search_limit, unreachable_cage
 
 MAX_CAGE_OPTIONS = 200_000
 """A cage allowing more value tuples than this is refused (can_solve says so)."""
@@ -47,8 +47,8 @@ BUFFER_CELLS = 1 << 22
 FIRST_CHUNK = 50_000
 """The work budget (nodes + updates) of the first kernel call of a timed search, before it has a rate."""
 CHUNK_SECONDS = 0.02
-"""A timed search aims at kernel calls this long, so that it overshoots its time limit by about this much."""
-NO_BUDGET = 1 << 62
+"""A search aims at kernel calls this long (timed or not), so that it overshoots its time limit by about this
+much and a signal handler (Ctrl-C) runs between two calls."""
 
 
 # ---- the exact-cover problem ---------------------------------------------------------------
@@ -119,45 +119,58 @@ def _kernel() -> ModuleType:
 
 
 def _search(
-    cover: ExactCover, limit: int, deadline: float | None, take: Callable[[np.ndarray], object]
-) -> tuple[bool, int, int]:
-    """Algorithm X up to `limit` solutions or `deadline`; `take` gets each block of them: (complete, nodes, updates)."""
+    cover: ExactCover, limit: int, keep: int, deadline: float | None, take: Callable[[np.ndarray], object]
+) -> tuple[bool, int, int, int]:
+    """Algorithm X up to `limit` solutions or `deadline`; `take` gets the first `keep` in blocks.
+
+    Returns (complete, solutions found, nodes, updates). The kernel runs in calls of about
+    CHUNK_SECONDS of work, with or without a deadline, so that the clock is read and a signal
+    handler can run between calls; solutions past `keep` are only counted, never stored.
+    """
     kernel = _kernel()
+    limit, keep = search_limit(limit), min(keep, search_limit(limit))
     links = kernel.build_links(cover.n_primary, cover.n_items, cover.option_start, cover.option_items)
     depth = cover.n_primary + 1
     x = np.zeros(depth, np.int32)
     chosen = np.zeros(depth, np.int32)
     state = np.zeros(kernel.STATE_SIZE, np.int64)
-    buffer = np.empty((max(1, min(limit, BUFFER_CELLS // depth)), depth), np.int32)
-    found, budget = 0, FIRST_CHUNK
+    buffer = np.empty((max(1, min(keep, BUFFER_CELLS // depth)), depth), np.int32)
+    found, stored, budget = 0, 0, FIRST_CHUNK
     while True:
         began = time.perf_counter()
         work = int(state[kernel.NODES] + state[kernel.UPDATES])
-        step = budget if deadline is not None else NO_BUDGET
-        k, nodes, updates, finished = kernel.search(*links, x, chosen, state, buffer, limit - found, step)
-        if k:
-            take(buffer[:k])
-            found += k
+        k, w, nodes, updates, finished = kernel.search(
+            *links, x, chosen, state, buffer, limit - found, keep - stored, budget
+        )
+        if w:
+            take(buffer[:w])
+            stored += w
+        found += k
         now = time.perf_counter()
         if finished or found >= limit or (deadline is not None and now >= deadline):
-            return bool(finished), int(nodes), int(updates)
-        if deadline is not None:
-            budget = _next_budget(int(nodes + updates) - work, now - began, deadline - now)
+            return bool(finished), found, int(nodes), int(updates)
+        left = None if deadline is None else deadline - now
+        budget = _next_budget(int(nodes + updates) - work, now - began, left)
 
 
-def _next_budget(work: int, seconds: float, left: float) -> int:
+def _next_budget(work: int, seconds: float, left: float | None) -> int:
     """The work budget of the next kernel call: about CHUNK_SECONDS at the rate just seen, never past the deadline."""
     rate = work / max(seconds, 1e-6)
-    return max(1_000, int(rate * min(CHUNK_SECONDS, left)))
+    return max(1_000, int(rate * (CHUNK_SECONDS if left is None else min(CHUNK_SECONDS, left))))
 
 
-def solve_exact_cover(cover: ExactCover, *, limit: int = 1, time_limit: float | None = None) -> CoverResult:
-    """Up to `limit` exact covers: sets of options covering each primary item once and each secondary at most once."""
-    start = time.perf_counter()
-    deadline = None if time_limit is None else start + time_limit
+def solve_exact_cover(
+    cover: ExactCover, *, limit: int = 1, time_limit: float | None = None, keep: int | None = None
+) -> CoverResult:
+    """Up to `limit` exact covers: sets of options covering each primary item once and each secondary at most once.
+
+    The first `keep` (None: all) are returned; `count` counts every one found.
+    """
+    timer = SolveTimer()
     solutions: list[tuple[int, ...]] = []
-    complete, nodes, updates = _search(cover, limit, deadline, lambda block: solutions.extend(_option_sets(block)))
-    return CoverResult(solutions, len(solutions), complete, nodes, updates, time.perf_counter() - start)
+    take = lambda block: solutions.extend(_option_sets(block))  # noqa: E731
+    complete, found, nodes, updates = _search(cover, limit, kept(limit, keep), timer.deadline(time_limit), take)
+    return CoverResult(solutions, found, complete, nodes, updates, time.perf_counter() - timer.start)
 
 
 def _option_sets(block: np.ndarray) -> list[tuple[int, ...]]:
@@ -171,7 +184,7 @@ def warm_up() -> float:
     options = [[2, 4], [0, 3, 6], [1, 2, 5], [0, 3, 5], [1, 6], [3, 4, 6]]
     solve_exact_cover(exact_cover(7, 0, options), limit=2, time_limit=10.0)
     compiled = compile_puzzle(GridPuzzle(1, ((0,),), (0,)))
-    _search(compiled.cover, 1, None, lambda block: _grids(compiled, block))
+    _search(compiled.cover, 1, 1, None, lambda block: _grids(compiled, block))
     return time.perf_counter() - start
 
 
@@ -382,7 +395,7 @@ class DlxBackend:
     def can_solve(self, puzzle: GridPuzzle) -> str | None:
         """None if the exact cover of `puzzle` is within bounds, else why not (order, cage tuples, options, units)."""
         problem = capability_problem(self.capabilities, puzzle)
-        if problem:
+        if problem or unreachable_cage(puzzle):  # an unreachable target is answered "none" without a cover
             return problem
         n = puzzle.n
         options = n * (n * n - sum(len(c.cells) for c in puzzle.cages))
@@ -395,9 +408,13 @@ class DlxBackend:
             return f"its exact cover would have about {options} options, above {MAX_OPTIONS}"
         return _unitless_clash(puzzle)
 
-    def solve(self, puzzle: GridPuzzle, *, limit: int = 1, time_limit: float | None = None) -> SolveResult:
-        """Up to `limit` solutions of `puzzle` by Algorithm X, stopping at `time_limit` seconds."""
+    def solve(
+        self, puzzle: GridPuzzle, *, limit: int = 1, time_limit: float | None = None, keep: int | None = None
+    ) -> SolveResult:
+        """Up to `limit` solutions of `puzzle` by Algorithm X (the first `keep` kept), stopping at `time_limit` s."""
         timer = SolveTimer()
+        if unreachable_cage(puzzle):
+            return timer.finish(self.name, [], limit, True, {"nodes": 0, "updates": 0})
         compiled = compile_puzzle(puzzle)
         timer.built()
         cover = compiled.cover
@@ -405,9 +422,10 @@ class DlxBackend:
         if compiled.infeasible:
             return timer.finish(self.name, [], limit, True, stats)
         solutions: list[tuple[int, ...]] = []
-        deadline = timer.deadline(time_limit)
-        complete, nodes, updates = _search(cover, limit, deadline, lambda b: solutions.extend(_grids(compiled, b)))
-        return timer.finish(self.name, solutions, limit, complete, stats | {"nodes": nodes, "updates": updates})
+        take = lambda b: solutions.extend(_grids(compiled, b))  # noqa: E731
+        complete, found, nodes, updates = _search(cover, limit, kept(limit, keep), timer.deadline(time_limit), take)
+        stats |= {"nodes": nodes, "updates": updates}
+        return timer.finish(self.name, solutions, limit, complete, stats, found)
 
     def warm_up(self) -> float:
         """Compile the kernels (or load them from numba's cache); returns the seconds it took."""

@@ -1,7 +1,7 @@
 """Text formats of grid puzzles, all in one registry (FORMATS).
 
 Each format has a name, the puzzle families it carries, a one-line description, a cheap detector, its
-reader and its writer.
+reader, its writer, and how several puzzles are written one after another (its stream separator).
 
 Modules: text (the located-text primitives every reader uses: Entry, Token, content lines, the bounded
 integer parser), sudoku (line, grid, Gecode lines, JSON grids), mathdoku (six cage-file formats and the
@@ -9,24 +9,32 @@ bordered drawing), latin (pls, qwh), tatham (Keen and Solo game IDs), dlx (Knuth
 
 Detection (`detect`) tries the formats in DETECTION_ORDER and stops at the first whose sniff matches.
 The most distinctive come first, each looking at the first content line or two: Solo and Keen game IDs,
-pls and qwh files, the Mathdoku formats; then a Sudoku's `line`, and `grid` for anything else. So a
-Sudoku file costs the other detectors a glance at its first line.
+pls and qwh files, the Mathdoku formats; then a Sudoku's `line`, and `grid` for rows of cells. So a
+Sudoku file costs the other detectors a glance at its first line. A text none of them takes is refused
+(`not recognised`), naming the formats whose `hint` its first line matches.
+
+Streams (`write_puzzles`): what a writer writes for several puzzles, one after another, its reader reads
+back: one a line (line, oneline, qwh, keen, solo), one JSON value after another (json), a blank line
+between grids (grid), a `---` line between files of one puzzle (cagelist, lettergrid, indexgrid,
+cellnames, pls); a DLX1 file holds one puzzle.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
 from functools import partial
 
-from ..errors import CpModelsError
+from ..errors import CpModelsError, ParseError
 from ..grid import GridPuzzle
 from ..sudoku import box_of
 from . import dlx, latin, mathdoku, sudoku, tatham
-from .text import Entry, content_lines
+from .sudoku import parse_symbols
+from .text import SEPARATOR, Entry, content_lines, empty_input
 
 Reader = Callable[..., list[Entry]]
-"""read(text, path, **options) -> one Entry per puzzle; the Sudoku formats take the option `box`."""
+"""read(text, path, **options) -> one Entry per puzzle; the Sudoku formats take the options `box` and `symbols`."""
 
 
 @dataclass(frozen=True)
@@ -35,7 +43,10 @@ class Format:
 
     `families`: the puzzle families it carries (sudoku, mathdoku, qwh, exact cover); `sniff(lines)`:
     whether the text's stripped content lines look like it; `read(text, path, **options)`;
-    `write(puzzle) -> str`. sniff and read are None for a format that is only written.
+    `write(puzzle) -> str`, and `write(puzzle, symbols=...)` where `symbols` is True (one-character cells);
+    sniff and read are None for a format that is only written. `separator`: what comes between two
+    puzzles' texts (each ending in a line break) in a stream, None for one puzzle a file. `hint(line)`:
+    whether a first line that no sniff takes looks somewhat like this format (to name it as the closest).
     """
 
     name: str
@@ -43,14 +54,19 @@ class Format:
     description: str
     sniff: Callable[[list[str]], bool] | None
     read: Reader | None
-    write: Callable[[GridPuzzle], str] | None
+    write: Callable[..., str] | None
+    separator: str | None = ""
+    hint: Callable[[str], bool] | None = None
+    symbols: bool = False
 
 
 def _sudoku_reader(fmt: str) -> Reader:
-    """The reader of Sudoku format `fmt`, with its box option."""
+    """The reader of Sudoku format `fmt`, with its options box and symbols."""
 
-    def read(text: str, path: str = "<input>", box: tuple[int, int] | None = None, **_: object) -> list[Entry]:
-        return sudoku.read_text(text, path, fmt, box)
+    def read(
+        text: str, path: str = "<input>", box: tuple[int, int] | None = None, symbols: str = "", **_: object
+    ) -> list[Entry]:
+        return sudoku.read_text(text, path, fmt, box, symbols)
 
     return read
 
@@ -69,12 +85,15 @@ def _write_json(puzzle: GridPuzzle) -> str:
     return mathdoku.write(puzzle, "json") if puzzle.cages else sudoku.write_json_grid(puzzle)
 
 
-def _mathdoku(name: str, description: str) -> Format:
-    """One of the Mathdoku cage-file formats."""
-    sniff = mathdoku.SNIFFERS[name]
-    return Format(
-        name, ("mathdoku",), description, sniff, _reader(mathdoku.read_text, name), partial(mathdoku.write, fmt=name)
-    )
+def _mathdoku(name: str, description: str, hint: str, separator: str = SEPARATOR + "\n") -> Format:
+    """One of the Mathdoku cage-file formats; `hint` a regular expression its first line matches."""
+    read, write = _reader(mathdoku.read_text, name), partial(mathdoku.write, fmt=name)
+    return Format(name, ("mathdoku",), description, mathdoku.SNIFFERS[name], read, write, separator, _hint(hint))
+
+
+def _hint(pattern: str) -> Callable[[str], bool]:
+    """A hint: whether a stripped first line matches the regular expression `pattern` at its start."""
+    return re.compile(pattern).match  # type: ignore[return-value]
 
 
 _ALL = (
@@ -85,43 +104,55 @@ _ALL = (
         lambda lines: sudoku.detect_layout(lines) == "line",
         _sudoku_reader("line"),
         sudoku.write_line,
+        hint=_hint(r"[0-9A-Za-z.-]{10,}(:|$)"),
+        symbols=True,
     ),
     Format(
         "grid",
         ("sudoku",),
-        "n rows of symbols or integers, | - + borders allowed; blank lines between puzzles",
-        lambda lines: True,
+        "n rows of symbols or integers, | - + borders allowed; a blank or `Grid 01` line between puzzles",
+        lambda lines: sudoku.detect_layout(lines) == "grid",
         _sudoku_reader("grid"),
         sudoku.write_grid,
+        "\n",
+        _hint(r"[0-9.][0-9.|+ -]{3,}$"),
+        symbols=True,
     ),
-    _mathdoku("cagelist", "the order n, then `op target count cell...` per cage, cells 1..n*n"),
-    _mathdoku("lettergrid", "n rows of cage letters, a blank line, `a: 12*` legend lines"),
-    _mathdoku("indexgrid", "`n k`, n rows of cage indices, `index op target` lines"),
-    _mathdoku("oneline", "`id:n:difficulty:13+@0,1,6 ...:count:solution`, 0-based cells, many a file"),
-    _mathdoku("cellnames", "the order n, then `11 + A1 A2` lines"),
+    _mathdoku("cagelist", "the order n, then `op target count cell...` per cage, cells 1..n*n", r"[0-9]+$"),
+    _mathdoku(
+        "lettergrid", "n rows of cage letters, a blank line, `a: 12*` legend lines", r"[0-9]*[A-Za-z][A-Za-z0-9]*$"
+    ),
+    _mathdoku("indexgrid", "`n k`, n rows of cage indices, `index op target` lines", r"[0-9]+\s+[0-9]+$"),
+    _mathdoku(
+        "oneline", "`id:n:difficulty:13+@0,1,6 ...:count:solution`, 0-based cells, many a file", r".*:.*:.*@", ""
+    ),
+    _mathdoku("cellnames", "the order n, then `11 + A1 A2` lines", r"[0-9]+$"),
     Format(
         "json",
         ("mathdoku", "sudoku", "qwh"),
-        '{"size": n, "cages": [...]}; a grid {"n": n, "box": [r, c] or null, "grid": rows}',
+        '{"size": n, "cages": [...]}; a grid {"n": n, "box": [r, c] or null, "grid": rows}; many one after another',
         lambda lines: mathdoku.sniff_json(lines) or sudoku.sniff_json_grid(lines),
         _reader(mathdoku.read_text, "json"),
         _write_json,
+        hint=_hint(r"[{\[]"),
     ),
     Format(
         "keen",
         ("mathdoku",),
-        "Keen game IDs N:LAYOUT,CLUES (Simon Tatham's puzzles)",
+        "Keen game IDs N:LAYOUT,CLUES (Simon Tatham's puzzles), one a line",
         tatham.sniff_keen,
         _reader(tatham.read_text, "keen"),
         tatham.write_keen,
+        hint=_hint(r"[0-9]+[a-z]*:\S*,"),
     ),
     Format(
         "solo",
         ("sudoku",),
-        "Solo game IDs RxC:DESC, plain Sudoku (Simon Tatham's puzzles)",
+        "Solo game IDs RxC:DESC, plain Sudoku (Simon Tatham's puzzles), one a line",
         tatham.sniff_solo,
         _reader(tatham.read_text, "solo"),
         tatham.write_solo,
+        hint=_hint(r"[0-9]+x[0-9]+"),
     ),
     Format(
         "pls",
@@ -130,6 +161,8 @@ _ALL = (
         latin.sniff_pls,
         _reader(latin.read_text, "pls"),
         latin.write_pls,
+        SEPARATOR + "\n",
+        _hint(r"(?i)order"),
     ),
     Format(
         "qwh",
@@ -138,14 +171,16 @@ _ALL = (
         latin.sniff_qwh,
         _reader(latin.read_text, "qwh"),
         latin.write_qwh,
+        hint=_hint(r"[^:]*:[0-9]+:.*,"),
     ),
     Format(
         "dlx",
         ("exact cover",),
-        "Knuth's DLX1 items and options of the puzzle's exact cover (written only)",
+        "Knuth's DLX1 items and options of the puzzle's exact cover (written only), one a file",
         None,
         None,
         dlx.write_dlx,
+        None,
     ),
 )
 
@@ -157,10 +192,12 @@ DETECTION_ORDER = (
     *("json", "oneline", "lettergrid", "indexgrid", "cagelist", "cellnames"),
     *("line", "grid"),
 )
-"""The order detect() tries the formats in: the most distinctive first, `grid` (which takes anything) last."""
+"""The order detect() tries the formats in: the most distinctive first, `grid` (rows of cells) last."""
 
 SOLUTION_FORMATS = ("grid", "line", "json")
 """How a solution is printed: a grid with box or cage borders, one line of symbols, or JSON."""
+NATIVE_SOLUTIONS = ("pls", "qwh")
+"""Input formats whose solutions write_solution also writes in the format itself (symbols 0..n-1)."""
 
 
 def input_formats() -> tuple[str, ...]:
@@ -178,45 +215,119 @@ def help_table(names: Sequence[str]) -> str:
     return "\n".join(f"  {n:<11}{', '.join(FORMATS[n].families):<22}{FORMATS[n].description}" for n in names)
 
 
-def detect(text: str) -> str:
-    """The name of the format of `text`: the first in DETECTION_ORDER whose sniff matches (`grid` at the last)."""
+def detect(text: str) -> str | None:
+    """The name of the format of `text`: the first in DETECTION_ORDER whose sniff matches; None if none does."""
     lines = [ln.strip() for _, ln in content_lines(text)]
-    return next(name for name in DETECTION_ORDER if (sniff := FORMATS[name].sniff) and sniff(lines))
+    return next((name for name in DETECTION_ORDER if (sniff := FORMATS[name].sniff) and sniff(lines)), None)
 
 
-def read_text(text: str, path: str = "<input>", fmt: str = "auto", box: tuple[int, int] | None = None) -> list[Entry]:
-    """Every puzzle in `text`, of any family, one Entry each; `fmt` forces a format, `box` a Sudoku box shape."""
-    found = FORMATS.get(detect(text) if fmt == "auto" else fmt)
+def read_text(
+    text: str, path: str = "<input>", fmt: str = "auto", box: tuple[int, int] | None = None, symbols: str = ""
+) -> list[Entry]:
+    """Every puzzle in `text`, of any family, one Entry each (Entry.fmt its format's name).
+
+    `fmt` forces a format, `box` a Sudoku box shape, `symbols` the one-character symbols of Sudoku lines
+    and grids (symbols[v - 1] for value v; parse_symbols reads them from an option such as `0-9A-F`).
+    """
+    content = content_lines(text)
+    if not content:
+        return empty_input(path)
+    name = detect(text) if fmt == "auto" else fmt
+    if name is None:
+        return [_not_recognised(content[0], path)]
+    found = FORMATS.get(name)
     if found is None or found.read is None:
         raise CpModelsError(f"unknown input format {fmt!r}; choose one of: auto, {', '.join(input_formats())}")
-    return found.read(text, path, box=box)
+    return [replace(entry, fmt=name) for entry in found.read(text, path, box=box, symbols=symbols)]
 
 
-def write_puzzle(puzzle: GridPuzzle, fmt: str) -> str:
-    """`puzzle` written in format `fmt`; CpModelsError, saying why, if that format cannot carry it."""
+def _not_recognised(first: tuple[int, str], path: str) -> Entry:
+    """The Entry of a text no format takes: the formats its first line looks closest to, and --from."""
+    k, line = first
+    near = [name for name in DETECTION_ORDER if (hint := FORMATS[name].hint) and hint(line.strip())]
+    closest = f" (its first line looks closest to {', '.join(near)})" if near else ""
+    message = f"not recognised as a puzzle in any known format{closest}; name its format with --from FORMAT"
+    return Entry(k, error=ParseError(message, path=path, line=k))
+
+
+def write_puzzle(puzzle: GridPuzzle, fmt: str, symbols: str = "") -> str:
+    """`puzzle` written in format `fmt`; CpModelsError, saying why, if that format cannot carry it.
+
+    Formats of one-character cells (line, grid) write them in `symbols` (symbols[v - 1] for v), default 1-9A-Z.
+    """
+    found = _writer(fmt)
+    return found.write(puzzle, symbols=symbols) if symbols and found.symbols else found.write(puzzle)  # type: ignore[misc]
+
+
+def _writer(fmt: str) -> Format:
+    """The format called `fmt`, if it can be written; CpModelsError naming the formats that can otherwise."""
     found = FORMATS.get(fmt)
     if found is None or found.write is None:
         raise CpModelsError(f"unknown output format {fmt!r}; choose one of: {', '.join(output_formats())}")
-    return found.write(puzzle)
+    return found
 
 
-def write_solution(puzzle: GridPuzzle, grid: tuple[int, ...], fmt: str) -> str:
-    """A grid of `puzzle` (0 = empty) as `grid` (box or cage borders), `line` or `json`."""
+def write_puzzles(
+    puzzles: Iterable[GridPuzzle],
+    fmt: str,
+    symbols: str = "",
+    on_error: Callable[[GridPuzzle, CpModelsError], None] | None = None,
+) -> Iterator[str]:
+    """The pieces of a stream of `puzzles` in format `fmt`, one a puzzle written, to be joined as they come.
+
+    Each is the format's separator (after the first), the puzzle's text and a line break; joined, they read
+    back (read_text with fmt) to the puzzles written.
+
+    A puzzle the format cannot carry, or a second one where a file holds one (dlx), raises CpModelsError
+    saying why, or is given to on_error(puzzle, error) and left out.
+    """
+    found, written = _writer(fmt), 0
+    for puzzle in puzzles:
+        try:
+            if written and found.separator is None:
+                raise CpModelsError(f"a {fmt} file holds one puzzle; write each puzzle to a file of its own")
+            text = write_puzzle(puzzle, fmt, symbols)
+        except CpModelsError as error:
+            if on_error is None:
+                raise
+            on_error(puzzle, error)
+            continue
+        yield (found.separator or "" if written else "") + text.rstrip("\n") + "\n"
+        written += 1
+
+
+def write_solution(puzzle: GridPuzzle, grid: tuple[int, ...], fmt: str, symbols: str = "") -> str:
+    """A grid of `puzzle` (0 = empty) as `grid` (box or cage borders), `line`, `json`, `pls` or `qwh`.
+
+    pls writes the grid as a pls file and qwh the puzzle's qwh line with `:SAT:` and the grid (both in
+    symbols 0..n-1); grid and line write one-character cells in `symbols` (default 1-9A-Z).
+    """
     box = box_of(puzzle)
     if fmt == "line":
-        return sudoku.format_line(grid)
+        return sudoku.format_line(grid, symbols)
     if fmt == "json":
         return sudoku.format_json(grid, box)
+    if fmt == "pls":
+        return latin.format_pls(grid)
+    if fmt == "qwh":
+        return latin.write_qwh(puzzle, solution=grid)
     if fmt != "grid":
-        raise CpModelsError(f"unknown solution format {fmt!r}; choose one of: {', '.join(SOLUTION_FORMATS)}")
+        choices = ", ".join((*SOLUTION_FORMATS, *NATIVE_SOLUTIONS))
+        raise CpModelsError(f"unknown solution format {fmt!r}; choose one of: {choices}")
     if puzzle.cages:
         return mathdoku.format_solution(puzzle, grid)
-    return sudoku.format_grid(grid, box)
+    return sudoku.format_grid(grid, box, symbols)
+
+
+def solution_format(fmt: str) -> str:
+    """The format solutions of a puzzle read in format `fmt` print in by default: its own for pls and qwh, else grid."""
+    return fmt if fmt in NATIVE_SOLUTIONS else "grid"
 
 
 __all__ = [
     "DETECTION_ORDER",
     "FORMATS",
+    "NATIVE_SOLUTIONS",
     "SOLUTION_FORMATS",
     "Entry",
     "Format",
@@ -225,7 +336,10 @@ __all__ = [
     "help_table",
     "input_formats",
     "output_formats",
+    "parse_symbols",
     "read_text",
+    "solution_format",
     "write_puzzle",
+    "write_puzzles",
     "write_solution",
 ]

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import CpModelsError, ParseError
 from ..grid import GridPuzzle
-from .text import Token, tokens
+from .text import Token, split_lines, tokens
 
 if TYPE_CHECKING:
     from ..backends.dlx import CompiledPuzzle, CoverResult, ExactCover
@@ -109,7 +109,7 @@ def read_dlx(text: str, path: str = "<input>") -> tuple[list[str], list[str], li
     secondary: list[str] = []
     options: list[list[str]] = []
     known: dict[str, int] = {}
-    for k, line in enumerate(text.splitlines(), start=1):
+    for k, line in enumerate(split_lines(text), start=1):
         if line.startswith("|") or not line.strip():
             continue
         names = tokens(path, k, line)
@@ -119,7 +119,8 @@ def read_dlx(text: str, path: str = "<input>") -> tuple[list[str], list[str], li
         else:
             options.append(_option_line(names, known))
     if not primary:
-        raise ParseError("no item line: the first line that is not a | comment names the items", path=path)
+        message = "no item line: the first line that is not a | comment names the items"
+        raise ParseError(message, path=path, line=1)
     return primary, secondary, options
 
 

@@ -10,6 +10,8 @@ Formats (names in FORMATS; read with read_text / read_puzzle, detected with dete
   json        {"size": n, "cages": [{"cells": [[r, c], ...], "op": "+", "target": 11}, ...]}, 0-based;
               also a grid {"n": n, "box": [r, c] or null, "grid": rows}, as formats/sudoku.py writes it
 `#` starts a comment line; blank lines are ignored. Operators read: + - * / = and the aliases x × ÷.
+Many puzzles in one text: oneline holds one a line; json one object after another (JSON Lines too); the
+other formats one a section, sections separated by a `---` line (text.SEPARATOR).
 Hidden operators (op None) are written by json (null), oneline and lettergrid (the operator left out).
 Every puzzle read is canonical (mathdoku.canonical), so read(write(p)) == p for every format.
 """
@@ -21,6 +23,7 @@ import re
 import string
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 from ..cages import OPERATORS
 from ..errors import CpModelsError, ParseError
@@ -28,18 +31,26 @@ from ..grid import Cage, Cell, GridPuzzle, cell_name, latin_units
 from ..mathdoku import as_given, canonical, first_uncovered, size_problem, target_problem
 from .sudoku import puzzle_from_json
 from .text import (
+    LINE_BREAK,
     MAX_DIGITS,
     Entry,
+    Locator,
     Token,
     content_lines,
     empty_input,
     entry_from,
+    fields,
     integer_of,
     line_token,
     number_too_long,
-    token_at,
+    order_error,
+    sections,
+    solution_values,
     tokens,
 )
+
+Lines = list[tuple[int, str]]
+"""The numbered content lines of one puzzle."""
 
 FORMATS = ("cagelist", "lettergrid", "indexgrid", "oneline", "cellnames", "json")
 """The Mathdoku text formats, by name."""
@@ -65,9 +76,9 @@ class _Spec:
     cell_toks: list[Token] = field(default_factory=list)
 
 
-def _content(text: str, path: str) -> list[list[Token]]:
-    """The whitespace-separated tokens of each line that is neither blank nor a `#` comment."""
-    return [tokens(path, k, line) for k, line in content_lines(text)]
+def _content(lines: Lines, path: str) -> list[list[Token]]:
+    """The whitespace-separated tokens of each content line."""
+    return [tokens(path, k, line) for k, line in lines]
 
 
 def _integer(tok: Token, what: str) -> int:
@@ -79,10 +90,13 @@ def _integer(tok: Token, what: str) -> int:
 
 
 def _order(tok: Token) -> int:
-    """The order n written by `tok`, at least 1."""
+    """The order n written by `tok`, at least 1 and at most MAX_ORDER."""
     n = _integer(tok, "the order n (a positive integer)")
     if n < 1:
         raise tok.error(f"the order must be at least 1, not {n}")
+    error = order_error(tok, n)
+    if error:
+        raise error
     return n
 
 
@@ -136,9 +150,9 @@ def _assemble(n: int, specs: list[_Spec], order_tok: Token, name: str) -> GridPu
 # ---- reading: cagelist ---------------------------------------------------------------------
 
 
-def _read_cagelist(text: str, path: str) -> GridPuzzle:
+def _read_cagelist(numbered: Lines, path: str) -> GridPuzzle:
     """A puzzle from `n` and `op target count cell...` lines (cells 1..n*n), optionally ended by `$`."""
-    lines = _content(text, path)
+    lines = _content(numbered, path)
     order_tok = _only(lines[0], "the order n")
     n = _order(order_tok)
     specs = []
@@ -149,7 +163,7 @@ def _read_cagelist(text: str, path: str) -> GridPuzzle:
                 raise after[0].error("text after the closing `$`")
             break
         specs.append(_cagelist_spec(toks, n))
-    return _assemble(n, specs, order_tok, path)
+    return _assemble(n, specs, order_tok, f"{path}:{order_tok.line}")
 
 
 def _cagelist_spec(toks: list[Token], n: int) -> _Spec:
@@ -172,11 +186,13 @@ _LEGEND = re.compile(r"\s*(\S+?)\s*:\s*([0-9]*)\s*(\S*)\s*")
 _Legend = dict[str, tuple[Token, Token, str | None]]
 
 
-def _read_lettergrid(text: str, path: str) -> GridPuzzle:
+def _read_lettergrid(lines: Lines, path: str) -> GridPuzzle:
     """A puzzle from n rows of n cage letters (a digit is a given) and `a: 12*` legend lines."""
-    lines = content_lines(text)
     n = len(re.findall(r"\S", lines[0][1]))  # one character a cell; spaces between them are allowed
     order_tok = tokens(path, *lines[0])[0]
+    error = order_error(order_tok, n)
+    if error:
+        raise error
     groups: dict[str, list[tuple[Cell, Token]]] = {}
     for r in range(n):
         if r >= len(lines) or ":" in lines[r][1]:
@@ -187,7 +203,7 @@ def _read_lettergrid(text: str, path: str) -> GridPuzzle:
             groups.setdefault(key, []).append(((r, c), tok))
     legend = _legend(path, lines[n:], groups)
     specs = [_letter_spec(key, cells, legend) for key, cells in groups.items()]
-    return _assemble(n, specs, order_tok, path)
+    return _assemble(n, specs, order_tok, f"{path}:{order_tok.line}")
 
 
 def _grid_row(path: str, k: int, line: str, n: int, r: int) -> list[Token]:
@@ -239,9 +255,9 @@ def _letter_spec(key: str, cells: list[tuple[Cell, Token]], legend: _Legend) -> 
 # ---- reading: indexgrid --------------------------------------------------------------------
 
 
-def _read_indexgrid(text: str, path: str) -> GridPuzzle:
+def _read_indexgrid(numbered: Lines, path: str) -> GridPuzzle:
     """A puzzle from `n k`, n rows of cage indices 0..k-1 and `index op target` lines (mathdoku-solver)."""
-    lines = _content(text, path)
+    lines = _content(numbered, path)
     head = lines[0]
     if len(head) != 2:
         raise (head[2] if len(head) > 2 else head[0].end()).error("expected `n k`: the order and the number of cages")
@@ -256,7 +272,7 @@ def _read_indexgrid(text: str, path: str) -> GridPuzzle:
             cells.setdefault(int(tok.text), []).append(((r, c), tok))
     defs = _index_definitions(lines[n + 1 :], k)
     specs = [_index_spec(i, cells.get(i, []), defs, head[1]) for i in range(k)]
-    return _assemble(n, specs, head[0], path)
+    return _assemble(n, specs, head[0], f"{path}:{head[0].line}")
 
 
 def _index_row(toks: list[Token], n: int, k: int, r: int) -> list[Token]:
@@ -308,14 +324,15 @@ def _index_spec(
 _CELL_NAME = re.compile(r"([A-Za-z])([0-9]+)")
 
 
-def _read_cellnames(text: str, path: str) -> GridPuzzle:
+def _read_cellnames(numbered: Lines, path: str) -> GridPuzzle:
     """A puzzle from `n` and `target op A1 B1 ...` lines (column letter A.., row number 1..n)."""
-    lines = _content(text, path)
+    lines = _content(numbered, path)
     order_tok = _only(lines[0], "the order n")
     n = _order(order_tok)
     if n > 26:
         raise order_tok.error(f"cell names use one column letter A-Z, so the order is at most 26, not {n}")
-    return _assemble(n, [_cellnames_spec(toks, n) for toks in lines[1:]], order_tok, path)
+    specs = [_cellnames_spec(toks, n) for toks in lines[1:]]
+    return _assemble(n, specs, order_tok, f"{path}:{order_tok.line}")
 
 
 def _cellnames_spec(toks: list[Token], n: int) -> _Spec:
@@ -346,30 +363,83 @@ def _named_cell(tok: Token, n: int) -> Cell:
 
 # ---- reading: json -------------------------------------------------------------------------
 
+MAX_JSON_DEPTH = 8
+"""The deepest nesting of arrays and objects read: a cage file needs 5 ({"cages": [{"cells": [[r, c]]}]})."""
+_JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+_JSON_SPACE = re.compile(r"\s*")
+_LINES_AND_ENDS = re.compile(f"({LINE_BREAK.pattern})")
 
-def _read_json(text: str, path: str) -> GridPuzzle:
-    """A puzzle from {"size": n, "cages": [{"cells": [[r, c], ...], "op": "+", "target": 11}, ...]}."""
-    text = "\n".join("" if ln.lstrip().startswith("#") else ln for ln in text.split("\n"))
-    try:
-        data = json.loads(text, parse_int=_bounded_int)
-    except json.JSONDecodeError as e:
-        raise token_at(text, path, e.pos).error(e.msg) from None
-    except _LongNumber as e:
-        raise number_too_long(token_at(text, path, text.find(e.digits)), len(e.digits.lstrip("-"))) from None
-    top = token_at(text, path, len(text) - len(text.lstrip()))
+
+def _read_json_stream(text: str, path: str) -> list[Entry]:
+    """Every JSON value in `text`, one after another (a cage file or a grid each), one Entry each.
+
+    `#` comment lines are blanked first (offsets kept), and nesting deeper than MAX_JSON_DEPTH is refused
+    before decoding, so that json never recurses past it. Linear in the length of the text.
+    """
+    text = _blank_comments(text)
+    where = Locator(text, path)
+    deep = _too_deep(text)
+    if deep is not None:
+        culprit = where.token(deep)
+        message = f"JSON nested more than {MAX_JSON_DEPTH} deep; a puzzle needs at most 5"
+        return [Entry(culprit.line, error=culprit.error(message))]
+    entries: list[Entry] = []
+    decoder = json.JSONDecoder(parse_int=_bounded_int)
+    i = _JSON_SPACE.match(text).end()  # type: ignore[union-attr]
+    while i < len(text):
+        start = where.token(i)
+        try:
+            data, end = decoder.raw_decode(text, i)
+        except json.JSONDecodeError as e:
+            return [*entries, Entry(where.token(e.pos).line, error=where.token(e.pos).error(e.msg))]
+        except _LongNumber as e:
+            culprit = where.token(text.find(e.digits, i))
+            return [*entries, Entry(culprit.line, error=number_too_long(culprit, len(e.digits.lstrip("-"))))]
+        entries.append(entry_from(start.line, path, partial(_json_puzzle, data, where, i, end)))
+        i = _JSON_SPACE.match(text, end).end()  # type: ignore[union-attr]
+    return entries or empty_input(path)
+
+
+def _blank_comments(text: str) -> str:
+    """`text` with every `#` comment line turned into spaces, so that offsets, lines and columns stay."""
+    parts = _LINES_AND_ENDS.split(text)  # lines at even indices, their ends at odd ones
+    return "".join(" " * len(p) if i % 2 == 0 and p.lstrip().startswith("#") else p for i, p in enumerate(parts))
+
+
+def _too_deep(text: str) -> int | None:
+    """The offset of the first bracket nested deeper than MAX_JSON_DEPTH, strings skipped; None if there is none."""
+    depth = 0
+    for m in _JSON_TOKEN.finditer(text):
+        bracket = m[0]
+        if bracket in "[{":
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                return m.start()
+        elif bracket in "]}":
+            depth -= 1
+    return None
+
+
+def _json_puzzle(data: object, where: Locator, lo: int, hi: int) -> GridPuzzle:
+    """The puzzle of one JSON value text[lo:hi]: {"size": n, "cages": [{"cells", "op", "target"}, ...]} or a grid."""
+    top, text = where.token(lo), where.text
+    name = f"{where.path}:{top.line}"
     if isinstance(data, dict) and "grid" in data and "cages" not in data:
-        return puzzle_from_json(data, top, path)
+        return puzzle_from_json(data, top, name)
     if not isinstance(data, dict) or not isinstance(data.get("cages"), list):
         raise top.error('expected an object {"size": n, "cages": [...]}')
-    size_tok = _key(text, path, "size", 0, len(text)) or top
+    size_tok = _key(where, "size", lo, hi) or top
     n = data.get("size")
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise size_tok.error(f'"size" must be a positive integer, not {json.dumps(n)}')
-    offsets = _json_items(text, "cages")
-    if len(offsets) != len(data["cages"]):  # "cages" found elsewhere first: blame the top of the file
-        offsets = [(0, len(text))] * len(data["cages"])
-    specs = [_json_spec(k, item, n, text, path, offsets[k - 1]) for k, item in enumerate(data["cages"], start=1)]
-    return _assemble(n, specs, size_tok, path)
+    error = order_error(size_tok, n)
+    if error:
+        raise error
+    offsets = _json_items(text, "cages", lo, hi)
+    if len(offsets) != len(data["cages"]):  # "cages" found elsewhere first: blame the top of the value
+        offsets = [(lo, hi)] * len(data["cages"])
+    specs = [_json_spec(k, item, n, where, offsets[k - 1]) for k, item in enumerate(data["cages"], start=1)]
+    return _assemble(n, specs, size_tok, name)
 
 
 class _LongNumber(Exception):
@@ -387,12 +457,12 @@ def _bounded_int(digits: str) -> int:
     return int(digits)
 
 
-def _json_spec(k: int, item: object, n: int, text: str, path: str, span: tuple[int, int]) -> _Spec:
+def _json_spec(k: int, item: object, n: int, where: Locator, span: tuple[int, int]) -> _Spec:
     """Cage k from its JSON object, blaming each key's position in the text."""
-    here = token_at(text, path, span[0])
+    here = where.token(span[0])
     if not isinstance(item, dict):
         raise here.error(f"cage {k}: expected an object with cells, op and target")
-    op_tok, target_tok, cells_tok = (_key(text, path, key, *span) or here for key in ("op", "target", "cells"))
+    op_tok, target_tok, cells_tok = (_key(where, key, *span) or here for key in ("op", "target", "cells"))
     target = item.get("target")
     if isinstance(target, bool) or not isinstance(target, int):
         raise target_tok.error(f'cage {k}: "target" must be an integer, not {json.dumps(target)}')
@@ -415,18 +485,18 @@ def _json_cell(k: int, cell: object, n: int, tok: Token) -> Cell:
     return cell[0], cell[1]  # type: ignore[index]
 
 
-def _key(text: str, path: str, key: str, lo: int, hi: int) -> Token | None:
+def _key(where: Locator, key: str, lo: int, hi: int) -> Token | None:
     """The position of the first `"key":` in text[lo:hi], or None."""
-    m = re.compile(rf'"{key}"\s*:').search(text, lo, hi)
-    return token_at(text, path, m.start()) if m else None
+    m = re.compile(rf'"{key}"\s*:').search(where.text, lo, hi)
+    return where.token(m.start()) if m else None
 
 
-def _json_items(text: str, key: str) -> list[tuple[int, int]]:
-    """The (start, end) offsets of the items of the array under the first `"key":` in valid JSON text."""
-    m = re.search(rf'"{key}"\s*:\s*\[', text)
-    decoder, spans, i = json.JSONDecoder(), [], m.end() if m else len(text)
-    while m and i < len(text):
-        i = len(text) - len(text[i:].lstrip())
+def _json_items(text: str, key: str, lo: int, hi: int) -> list[tuple[int, int]]:
+    """The (start, end) offsets of the items of the array under the first `"key":` in text[lo:hi], valid JSON."""
+    m = re.compile(rf'"{key}"\s*:\s*\[').search(text, lo, hi)
+    decoder, spans, i = json.JSONDecoder(), [], m.end() if m else hi
+    while m and i < hi:
+        i = _JSON_SPACE.match(text, i).end()  # type: ignore[union-attr]
         if text[i : i + 1] == "]":
             break
         try:
@@ -434,7 +504,7 @@ def _json_items(text: str, key: str) -> list[tuple[int, int]]:
         except ValueError:
             return []
         spans.append((i, end))
-        i = len(text) - len(text[end:].lstrip())
+        i = _JSON_SPACE.match(text, end).end()  # type: ignore[union-attr]
         i += text[i : i + 1] == ","
     return spans
 
@@ -463,45 +533,28 @@ def read_oneline_records(text: str, path: str = "<input>") -> list[OnelineRecord
 
 def _oneline_record(path: str, k: int, line: str) -> OnelineRecord:
     """One line's record; the count and solution are None when absent, empty or unreadable."""
-    fields = line.split(":")
-    found: dict[str, object] = {}
-
-    def parse() -> GridPuzzle:
-        puzzle, found["count"], found["solution"] = _parse_oneline(path, k, line)
-        return puzzle
-
-    entry = entry_from(k, path, parse)
-    difficulty = fields[2].strip() if len(fields) > 2 else None
-    count, solution = found.get("count"), found.get("solution")
-    return OnelineRecord(entry, fields[0].strip(), difficulty, count, solution)  # type: ignore[arg-type]
+    entry = entry_from(k, path, partial(_parse_oneline, path, k, line))
+    parts = line.split(":")
+    difficulty = parts[2].strip() if len(parts) > 2 else None
+    return OnelineRecord(entry, parts[0].strip(), difficulty, entry.claimed_count, entry.claimed_solution)
 
 
-def _oneline_fields(path: str, k: int, line: str) -> list[Token]:
-    """The colon-separated fields of a line as tokens (text stripped, column at the first character)."""
-    out, start = [], 0
-    for part in line.split(":"):
-        lead = len(part) - len(part.lstrip())
-        out.append(Token(part.strip(), path, k, start + lead + 1, line))
-        start += len(part) + 1
-    return out
-
-
-def _parse_oneline(path: str, k: int, line: str) -> tuple[GridPuzzle, int | None, tuple[int, ...] | None]:
-    """The puzzle, count and solution of `<id>:<n>:<difficulty>:<cages>[:<count>[:<solution>]]`."""
-    fields = _oneline_fields(path, k, line)
-    if len(fields) < 4:
+def _parse_oneline(path: str, k: int, line: str) -> Entry:
+    """The puzzle of `<id>:<n>:<difficulty>:<cages>[:<count>[:<solution>]]`, with its count and solution as claims."""
+    found = fields(path, k, line)
+    if len(found) < 4:
         raise Token("", path, k, len(line) + 1, line).error(
-            f"expected <id>:<n>:<difficulty>:<cages>[:<count>[:<solution>]], found {len(fields)} field(s)"
+            f"expected <id>:<n>:<difficulty>:<cages>[:<count>[:<solution>]], found {len(found)} field(s)"
         )
-    if len(fields) > 6:
-        raise fields[6].error("expected at most 6 fields: <id>:<n>:<difficulty>:<cages>:<count>:<solution>")
-    n = _order(fields[1])
-    lo = fields[3].column - 1
-    specs = [_oneline_spec(tok, n) for tok in tokens(path, k, line, r"\S+", lo, lo + len(fields[3].text))]
-    puzzle = _assemble(n, specs, fields[1], fields[0].text or f"{path}:{k}")
-    count = _integer(fields[4], "a solution count") if len(fields) > 4 and fields[4].text else None
-    solution = _solution(fields[5], n) if len(fields) > 5 and fields[5].text else None
-    return puzzle, count, solution
+    if len(found) > 6:
+        raise found[6].error("expected at most 6 fields: <id>:<n>:<difficulty>:<cages>:<count>:<solution>")
+    n = _order(found[1])
+    lo = found[3].column - 1
+    specs = [_oneline_spec(tok, n) for tok in tokens(path, k, line, r"\S+", lo, lo + len(found[3].text))]
+    puzzle = _assemble(n, specs, found[1], found[0].text or f"{path}:{k}")
+    count = _integer(found[4], "a solution count") if len(found) > 4 and found[4].text else None
+    solution = solution_values(found[5], n) if len(found) > 5 and found[5].text else None
+    return Entry(k, puzzle, claimed_count=count, claimed_solution=solution)
 
 
 def _oneline_spec(tok: Token, n: int) -> _Spec:
@@ -521,30 +574,18 @@ def _oneline_spec(tok: Token, n: int) -> _Spec:
     return spec
 
 
-def _solution(tok: Token, n: int) -> tuple[int, ...]:
-    """A solution field: n*n digits, or n*n comma-separated integers."""
-    parts = tok.text.split(",") if "," in tok.text else list(tok.text)
-    if len(parts) != n * n:
-        raise tok.error(f"the solution has {len(parts)} values, but an order-{n} grid has {n * n} cells")
-    values = [integer_of(tok.with_text(p)) for p in parts]
-    if None in values:
-        raise tok.error(f"the solution must be n*n digits or comma-separated integers, not {tok.text!r}")
-    return tuple(v for v in values if v is not None)
-
-
 # ---- reading: entry points -----------------------------------------------------------------
 
-_READERS: dict[str, Callable[[str, str], GridPuzzle]] = {
+_READERS: dict[str, Callable[[Lines, str], GridPuzzle]] = {
     "cagelist": _read_cagelist,
     "lettergrid": _read_lettergrid,
     "indexgrid": _read_indexgrid,
     "cellnames": _read_cellnames,
-    "json": _read_json,
 }
 
 
 def read_text(text: str, path: str = "<input>", fmt: str = "auto") -> list[Entry]:
-    """Every puzzle in `text` as an Entry (oneline files hold many, the other formats one)."""
+    """Every puzzle in `text` as an Entry: oneline one a line, json one a value, the others one a `---` section."""
     content = content_lines(text)
     if not content:
         return empty_input(path)
@@ -555,9 +596,14 @@ def read_text(text: str, path: str = "<input>", fmt: str = "auto") -> list[Entry
             return [Entry(first, error=ParseError("not a Mathdoku file in any known format", path=path, line=first))]
     if fmt == "oneline":
         return [record.entry for record in read_oneline_records(text, path)]
+    if fmt == "json":
+        return _read_json_stream(text, path)
     if fmt not in _READERS:
         raise CpModelsError(f"unknown Mathdoku format {fmt!r}; choose one of: auto, {', '.join(FORMATS)}")
-    return [entry_from(first, path, lambda: _READERS[fmt](text, path))]
+    read = _READERS[fmt]
+    return [entry_from(lines[0][0], path, partial(read, lines, path)) for lines in sections(content)] or empty_input(
+        path
+    )
 
 
 def read_puzzle(text: str, path: str = "<input>", fmt: str = "auto") -> GridPuzzle:
@@ -583,14 +629,14 @@ def sniff_json(lines: list[str]) -> bool:
 
 def sniff_oneline(lines: list[str]) -> bool:
     """Whether the first content line is `<id>:<n>:<difficulty>:<cages>...` with `@` in its cages."""
-    fields = lines[0].split(":") if lines else []
-    return len(fields) >= 4 and not lines[0].startswith("{") and fields[1].strip().isdigit() and "@" in fields[3]
+    parts = lines[0].split(":") if lines else []
+    return len(parts) >= 4 and not lines[0].startswith("{") and parts[1].strip().isdigit() and "@" in parts[3]
 
 
 def sniff_lettergrid(lines: list[str]) -> bool:
-    """Whether the first content line is a row of cage letters and a later one a legend line `a: 12*`."""
-    lettered = lines and re.fullmatch(r"[A-Za-z0-9]+", lines[0]) and re.search("[A-Za-z]", lines[0])
-    return bool(lettered) and any(re.match(r"[A-Za-z]\s*:", ln) for ln in lines[1:])
+    """Whether the first content line is a row of n cage letters or givens, the line after n rows a legend `a: 5+`."""
+    n = len(re.findall(r"\S", lines[0])) if lines and re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9 \t]*", lines[0]) else 0
+    return 0 < n < len(lines) and re.match(r"[A-Za-z]\s*:", lines[n]) is not None
 
 
 def sniff_indexgrid(lines: list[str]) -> bool:

@@ -32,6 +32,7 @@ from functools import partial
 from ..cages import is_connected
 from ..errors import CpModelsError, ParseError
 from ..grid import Cage, GridPuzzle, cell_name, latin_units
+from ..mathdoku import target_problem
 from ..sudoku import box_of, sudoku_puzzle, sudoku_units
 from .text import Entry, Token, content_lines, empty_input, entry_from, integer_of
 
@@ -200,6 +201,9 @@ def _keen_clues(src: Token, n: int, groups: list[list[int]], begin: int) -> list
             raise _error(src, f"clue {k} '{letter}' has no target number", i + 1)
         op = "=" if len(cells) == 1 else _KEEN_OPS[letter]
         cages.append(Cage(tuple(divmod(c, n) for c in cells), op, _number_at(src, target)))
+        problem = target_problem(k, cages[-1], n)
+        if problem:
+            raise _error(src, problem, i)
         i = target.end()
     if i < len(ident):
         raise _error(src, f"too many clues: the layout has {len(groups)} cages", i)
@@ -301,7 +305,7 @@ def _solo_box(src: Token) -> tuple[tuple[int, int], int]:
     rows = _number_at(src, m, 1)
     cols = _number_at(src, m, 2) if m[2] else rows
     colon = _solo_flags(src, m.end())
-    if cols == 1:
+    if m[2] and cols == 1:
         raise _error(src, "Solo reads an Nx1 shape as its jigsaw variant, which is not supported", m.start(2))
     if rows < 2 or cols < 2:
         raise _error(src, f"both box dimensions must be at least 2, not {rows}x{cols}", 0)

@@ -1,12 +1,14 @@
 """Located text: the primitives every reader uses, so that every error points at its culprit.
 
-The Entry a reader yields per puzzle, content lines, the Token (a piece of text that knows where it is)
-and the one bounded integer parser. A leaf module: it imports only errors and grid.
+The Entry a reader yields per puzzle, the one line splitter and content lines, the Token (a piece of
+text that knows where it is), the Locator of character offsets, the one bounded integer parser and the
+largest order read. A leaf module: it imports only errors and grid.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -16,6 +18,13 @@ from ..grid import GridPuzzle
 MAX_DIGITS = 18
 """The longest number a reader takes, in digits: more is an error, never a traceback (int() refuses 4,300)."""
 _DIGITS = re.compile(r"[0-9]+")
+MAX_ORDER = 100
+"""The largest order a reader takes (Gomes' QWH files go up to 100; the backends solve up to 64): a larger
+one is refused, located, before its cells are read, so that no text makes a reader build a huge grid."""
+SEPARATOR = "---"
+"""The line between two puzzles of a format that holds one puzzle a file (cagelist, pls, ...) in a stream."""
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
+"""Where lines end, as an editor counts them: \\n, \\r\\n or a lone \\r (never \\f, \\v or U+2028)."""
 
 
 @dataclass(frozen=True)
@@ -25,12 +34,23 @@ class Entry:
     line: int
     puzzle: GridPuzzle | None = None
     error: CpModelsError | None = None
+    claimed_count: int | None = None
+    """The number of solutions the text itself records for the puzzle (`puzzle:count:solution`), if any."""
+    claimed_solution: tuple[int, ...] | None = None
+    """The solution the text itself records, row-major values 1..n, if any."""
+    warning: str | None = None
+    """A doubt about how the text was read (`path:line: ...`), for the user; the puzzle was read all the same."""
+    fmt: str = ""
+    """The name of the format it was read in (formats.read_text fills it)."""
+    symbols: str = ""
+    """The one-character symbols its cells were written in, symbols[v - 1] for value v; "" for the default 1-9A-Z."""
 
 
-def entry_from(line: int, path: str, parse: Callable[[], GridPuzzle]) -> Entry:
-    """Run one puzzle's parser, turning a user error into an Entry that carries it, located."""
+def entry_from(line: int, path: str, parse: Callable[[], GridPuzzle | Entry]) -> Entry:
+    """Run one puzzle's parser (a puzzle or a whole Entry), turning a user error into an Entry that carries it."""
     try:
-        return Entry(line, puzzle=parse())
+        found = parse()
+        return found if isinstance(found, Entry) else Entry(line, puzzle=found)
     except ParseError as e:
         return Entry(line, error=e)
     except CpModelsError as e:
@@ -42,11 +62,28 @@ def empty_input(path: str, what: str = "puzzle") -> list[Entry]:
     return [Entry(1, error=ParseError(f"no {what} found (the input is empty)", path=path, line=1))]
 
 
+def split_lines(text: str) -> list[str]:
+    """The lines of `text` without their ends, broken at LINE_BREAK only; a final line break ends the last line."""
+    lines = LINE_BREAK.split(text)
+    return lines[:-1] if lines[-1] == "" else lines
+
+
 def content_lines(text: str) -> list[tuple[int, str]]:
     """The (1-based line number, line) pairs of `text` that are neither blank nor `#` comments."""
     return [
-        (k, ln) for k, ln in enumerate(text.splitlines(), start=1) if ln.strip() and not ln.lstrip().startswith("#")
+        (k, ln) for k, ln in enumerate(split_lines(text), start=1) if ln.strip() and not ln.lstrip().startswith("#")
     ]
+
+
+def sections(lines: list[tuple[int, str]]) -> list[list[tuple[int, str]]]:
+    """Numbered lines cut at SEPARATOR lines into the non-empty runs between them, one puzzle each."""
+    runs: list[list[tuple[int, str]]] = [[]]
+    for k, ln in lines:
+        if ln.strip() == SEPARATOR:
+            runs.append([])
+        else:
+            runs[-1].append((k, ln))
+    return [run for run in runs if run]
 
 
 @dataclass(frozen=True)
@@ -87,11 +124,26 @@ def tokens(path: str, k: int, line: str, pattern: str = r"\S+", lo: int = 0, hi:
     return [Token(m[0], path, k, m.start() + 1, line) for m in found]
 
 
-def token_at(text: str, path: str, offset: int) -> Token:
-    """An empty token at a character offset of a whole text, located by line and column."""
-    start = text.rfind("\n", 0, offset) + 1
-    end = text.find("\n", offset)
-    return Token("", path, text.count("\n", 0, offset) + 1, offset - start + 1, text[start : end if end >= 0 else None])
+class Locator:
+    """Line and column of character offsets in one whole text, each found in logarithmic time."""
+
+    def __init__(self, text: str, path: str) -> None:
+        self.text, self.path = text, path
+        self.starts = [0] + [m.end() for m in LINE_BREAK.finditer(text)]
+
+    def token(self, offset: int) -> Token:
+        """An empty token at character `offset`, located by line and column, its line as the source."""
+        line = bisect_right(self.starts, offset)
+        start = self.starts[line - 1]
+        end = LINE_BREAK.search(self.text, start)
+        return Token("", self.path, line, offset - start + 1, self.text[start : end.start() if end else None])
+
+
+def order_error(token: Token, n: int) -> ParseError | None:
+    """The error for an order n above MAX_ORDER, at `token`; None for an order that is read."""
+    if n <= MAX_ORDER:
+        return None
+    return token.error(f"order {n} is above {MAX_ORDER}, the largest order cpmodels reads")
 
 
 def integer_of(token: Token, *, signed: bool = False, top: int | None = None) -> int | None:
@@ -114,3 +166,42 @@ def integer_of(token: Token, *, signed: bool = False, top: int | None = None) ->
 def number_too_long(token: Token, digits: int) -> ParseError:
     """The error for a number of `digits` digits, more than MAX_DIGITS, at `token`."""
     return token.error(f"number too long: {digits} digits, at most {MAX_DIGITS}")
+
+
+def fields(path: str, k: int, line: str, start: int = 0) -> list[Token]:
+    """The colon-separated fields of line[start:] (line number k) as tokens, each stripped, at its first character."""
+    out = []
+    for part in line[start:].split(":"):
+        lead = len(part) - len(part.lstrip())
+        out.append(Token(part.strip(), path, k, start + lead + 1, line))
+        start += len(part) + 1
+    return out
+
+
+def solution_values(
+    token: Token, n: int, symbol: Callable[[Token], int | None] | None = None, base: int = 1, what: str = "digits"
+) -> tuple[int, ...]:
+    """A solution the text records at `token`, as row-major values 1..n.
+
+    Written as n*n integers separated by commas or spaces (the symbols base..base+n-1), or else as n*n
+    one-character cells, each read by `symbol` (a digit without it); a located ParseError otherwise.
+    """
+    separated = re.search(r"[,\s]", token.text) is not None
+    lo = token.column - 1
+    cells = tokens(token.path, token.line, token.source, r"[^,\s]+" if separated else r".", lo, lo + len(token.text))
+    if len(cells) != n * n:
+        raise token.error(f"the solution has {len(cells)} values, but an order-{n} grid has {n * n} cells")
+    read = symbol if symbol and not separated else lambda cell: _shifted(integer_of(cell, top=n + base), base)
+    values = [read(cell) for cell in cells]
+    for cell, v in zip(cells, values, strict=True):
+        if v is None or not 1 <= v <= n:
+            raise cell.error(
+                f"the solution must be n*n {what} or comma-separated integers, each a value of the order-{n} grid,"
+                f" not {cell.text!r}"
+            )
+    return tuple(v for v in values if v is not None)
+
+
+def _shifted(value: int | None, base: int) -> int | None:
+    """A symbol numbered from `base` as a value numbered from 1."""
+    return None if value is None else value - base + 1
