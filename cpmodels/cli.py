@@ -525,7 +525,7 @@ def _box_argument(text: str) -> tuple[int, int]:
 def _entries(args: argparse.Namespace) -> Iterator[Entry]:
     """The puzzles of the PUZZLE_OR_FILE argument in order, each _prepared; a `no puzzle found` entry if none."""
     text, where, is_file = _input_text(args.puzzle)
-    entries: Iterable[Entry] = formats.read_text(text, where, args.input_format, args.box, args.symbols or "")
+    entries: Iterable[Entry] = formats.iter_entries(text, where, args.input_format, args.box, args.symbols or "")
     del text  # the entries (or a lazy reader) keep what they need: not the whole text while puzzles are solved
     if not is_file:
         entries = list(entries)

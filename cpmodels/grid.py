@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from . import cages as cage_rules
 from .errors import PuzzleError
@@ -77,8 +78,9 @@ class GridPuzzle:
         return GridPuzzle(self.n, self.units, tuple(givens), self.cages, self.name)
 
 
+@lru_cache(maxsize=64)
 def latin_units(n: int) -> tuple[tuple[int, ...], ...]:
-    """The n rows then the n columns of an n x n grid, as row-major cell indices."""
+    """The n rows then the n columns of an n x n grid, as row-major cell indices (one shared tuple per n)."""
     rows = tuple(tuple(r * n + c for c in range(n)) for r in range(n))
     cols = tuple(tuple(r * n + c for r in range(n)) for c in range(n))
     return rows + cols
@@ -130,6 +132,8 @@ def _check_units(p: GridPuzzle) -> None:
 def _check_cages(p: GridPuzzle) -> None:
     """Raise PuzzleError for a cage cell outside the grid, a cell in two cages, or a malformed cage."""
     owner: dict[Cell, int] = {}
+    if p.cages:
+        _check_cage_lines(p)
     for k, cage in enumerate(p.cages, start=1):
         if not cage.cells:
             raise PuzzleError(f"cage {k} has no cells")
@@ -144,6 +148,28 @@ def _check_cages(p: GridPuzzle) -> None:
             if (r, c) in owner:
                 raise PuzzleError(f"{cell_name(r, c)} is in cages {owner[(r, c)]} and {k}")
             owner[(r, c)] = k
+
+
+def _check_cage_lines(p: GridPuzzle) -> None:
+    """Raise PuzzleError for two cells of a cage in one row or column that no unit holds together.
+
+    Cage semantics (cages.allowed_tuples) take such cells to differ, as they do in every family with
+    cages, where rows and columns are units.
+    """
+    units_of: dict[int, set[int]] = {}
+    for u, unit in enumerate(p.units):
+        for i in unit:
+            units_of.setdefault(i, set()).add(u)
+    for k, cage in enumerate(p.cages, start=1):
+        for a, (r1, c1) in enumerate(cage.cells):
+            for r2, c2 in cage.cells[:a]:
+                together = units_of.get(r1 * p.n + c1, set()) & units_of.get(r2 * p.n + c2, set())
+                if (r1 == r2 or c1 == c2) and not together and 0 <= min(r1, r2, c1, c2) and max(r1, r2, c1, c2) < p.n:
+                    line = f"row {r1 + 1}" if r1 == r2 else f"column {c1 + 1}"
+                    raise PuzzleError(
+                        f"{cage_name(k, cage.cells)}: {cell_name(r1, c1)} and {cell_name(r2, c2)} share {line}, "
+                        "which is not a unit; cages need the rows and columns they cross to be units"
+                    )
 
 
 def explain_violation(puzzle: GridPuzzle, grid: Sequence[int]) -> str | None:

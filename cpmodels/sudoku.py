@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from math import isqrt
 
 from .errors import PuzzleError
@@ -29,8 +30,9 @@ def parse_box(text: str) -> tuple[int, int]:
     return int(m[1]), int(m[2])
 
 
+@lru_cache(maxsize=64)
 def sudoku_units(n: int, box: tuple[int, int]) -> tuple[tuple[int, ...], ...]:
-    """Rows, columns and boxes of box[0] rows by box[1] columns, as row-major cell indices."""
+    """Rows, columns and boxes of box[0] rows by box[1] columns, as row-major cell indices (one shared tuple)."""
     br, bc = box
     if br * bc != n:
         raise PuzzleError(f"a {br}x{bc} box holds {br * bc} cells, but the grid has order {n}")

@@ -1,16 +1,14 @@
 """The `cpmodels` command: outputs, exit codes, and one line per bad input, never a traceback."""
 
-import dataclasses
 import subprocess
 import sys
 import time
 
 import pytest
 
-from cpmodels import BACKENDS, cli, formats, is_solution
+from cpmodels import BACKENDS, cli, is_solution
 from cpmodels.backends.base import Capabilities, SolveResult
 from cpmodels.cli import main
-from cpmodels.formats import read_text
 from cpmodels.formats.sudoku import read_puzzle
 
 from .conftest import FIXTURES
@@ -195,30 +193,7 @@ def test_check_stats_names_every_puzzle_of_a_file(capsys, tmp_path):
 SOLUTION = "812753649943682175675491283154237896369845721287169534521974368438526917796318452"
 
 
-def claims_of(line: str) -> dict:
-    """The count and solution fields of a `puzzle:count:solution` line, as Entry's claimed_* fields."""
-    fields = line.split(":") + ["", ""]
-    return {
-        "claimed_count": int(fields[1]) if fields[1] else None,
-        "claimed_solution": tuple(int(ch) for ch in fields[2]) if fields[2] else None,
-    }
-
-
-@pytest.fixture
-def claims(monkeypatch):
-    """Entries that carry their line's claims: the line reader's own, or (until it records them) read here."""
-    if read_text(f"{INKALA}:5:")[0].claimed_count == 5:
-        return
-    real = formats.read_text
-
-    def read(text, path="<input>", fmt="auto", box=None):
-        lines = text.splitlines()
-        return [dataclasses.replace(e, **claims_of(lines[e.line - 1])) for e in real(text, path, fmt, box)]
-
-    monkeypatch.setattr(formats, "read_text", read)
-
-
-def test_check_compares_what_the_file_records(capsys, tmp_path, claims):
+def test_check_compares_what_the_file_records(capsys, tmp_path):
     wrong = SOLUTION[:-2] + SOLUTION[-1] + SOLUTION[-2]
     path = tmp_path / "claims.txt"
     path.write_text(f"{INKALA}:5:\n{INKALA}:1:{SOLUTION}\n{INKALA}:1:{wrong}\n{'.' * 81}:1:\n{'.' * 81}:2:{SOLUTION}\n")
@@ -231,7 +206,7 @@ def test_check_compares_what_the_file_records(capsys, tmp_path, claims):
     assert "mismatch          3\n" in out and "unique            1\n" in out
 
 
-def test_mismatch_is_worse_than_bad_input(capsys, tmp_path, claims):
+def test_mismatch_is_worse_than_bad_input(capsys, tmp_path):
     path = tmp_path / "claims.txt"
     path.write_text(f"{INKALA}:0:\n{'1' * 80}\n")
     code, out, err = run(capsys, "check", path, "--backend", "backtrack")

@@ -221,6 +221,6 @@ def test_a_reachable_product_beyond_64_bits_is_refused_not_crashed():
 
 def test_a_quotient_of_one_is_counted_once_per_grid():
     """A quotient of 1 is x == y: a free Boolean choosing x == t*y or y == t*x would count each grid twice."""
-    units = ((0, 1), (2, 3))  # rows only: r1c1 and r2c1 share no unit, so they may be equal
-    puzzle = GridPuzzle(2, units, (0,) * 4, (Cage(((0, 0), (1, 0)), "/", 1),))
+    # r1c1 and r2c2 share no unit, so they may be equal: both 2x2 Latin squares put one value on the diagonal
+    puzzle = GridPuzzle(2, latin_units(2), (0,) * 4, (Cage(((0, 0), (1, 1)), "/", 1),))
     assert CpsatBackend(encoding="arith").solve(puzzle, limit=100).count == 2

@@ -2,7 +2,7 @@
 
 import pytest
 
-from cpmodels import count_solutions, is_solution, solve, sudoku_puzzle
+from cpmodels import Cage, GridPuzzle, count_solutions, is_solution, solve, sudoku_puzzle
 from cpmodels.errors import ParseError, PuzzleError
 from cpmodels.formats.sudoku import read_puzzle
 
@@ -36,3 +36,11 @@ def test_bad_symbol_position():
     with pytest.raises(ParseError) as err:
         read_puzzle("12.4" + "x" + "." * 11)
     assert (err.value.line, err.value.column) == (1, 5)
+
+
+def test_cage_cells_in_a_line_that_is_no_unit_are_refused():
+    """Cage tables take two cells of one row or column to differ: a puzzle where no unit says so is refused."""
+    rows = ((0, 1), (2, 3))
+    with pytest.raises(PuzzleError, match="share column 1, which is not a unit"):
+        GridPuzzle(2, rows, (0,) * 4, (Cage(((0, 0), (1, 0)), "/", 1),))
+    assert GridPuzzle(2, rows + ((0, 2), (1, 3)), (0,) * 4, (Cage(((0, 0), (1, 0)), "+", 3),)).cages

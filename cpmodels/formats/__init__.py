@@ -33,7 +33,7 @@ from . import dlx, latin, mathdoku, sudoku, tatham
 from .sudoku import parse_symbols
 from .text import SEPARATOR, Entry, content_lines, empty_input
 
-Reader = Callable[..., list[Entry]]
+Reader = Callable[..., Iterable[Entry]]
 """read(text, path, **options) -> one Entry per puzzle; the Sudoku formats take the options `box` and `symbols`."""
 
 
@@ -66,13 +66,13 @@ def _sudoku_reader(fmt: str) -> Reader:
     def read(
         text: str, path: str = "<input>", box: tuple[int, int] | None = None, symbols: str = "", **_: object
     ) -> list[Entry]:
-        return sudoku.read_text(text, path, fmt, box, symbols)
+        return sudoku.iter_text(text, path, fmt, box, symbols)
 
     return read
 
 
-def _reader(read_family: Callable[[str, str, str], list[Entry]], fmt: str) -> Reader:
-    """The reader of format `fmt` from its family's read_text(text, path, fmt); options are ignored."""
+def _reader(read_family: Callable[[str, str, str], Iterable[Entry]], fmt: str) -> Reader:
+    """The reader of format `fmt` from its family's iter_text(text, path, fmt); options are ignored."""
 
     def read(text: str, path: str = "<input>", **_: object) -> list[Entry]:
         return read_family(text, path, fmt)
@@ -87,7 +87,7 @@ def _write_json(puzzle: GridPuzzle) -> str:
 
 def _mathdoku(name: str, description: str, hint: str, separator: str = SEPARATOR + "\n") -> Format:
     """One of the Mathdoku cage-file formats; `hint` a regular expression its first line matches."""
-    read, write = _reader(mathdoku.read_text, name), partial(mathdoku.write, fmt=name)
+    read, write = _reader(mathdoku.iter_text, name), partial(mathdoku.write, fmt=name)
     return Format(name, ("mathdoku",), description, mathdoku.SNIFFERS[name], read, write, separator, _hint(hint))
 
 
@@ -132,7 +132,7 @@ _ALL = (
         ("mathdoku", "sudoku", "qwh"),
         '{"size": n, "cages": [...]}; a grid {"n": n, "box": [r, c] or null, "grid": rows}; many one after another',
         lambda lines: mathdoku.sniff_json(lines) or sudoku.sniff_json_grid(lines),
-        _reader(mathdoku.read_text, "json"),
+        _reader(mathdoku.iter_text, "json"),
         _write_json,
         hint=_hint(r"[{\[]"),
     ),
@@ -141,7 +141,7 @@ _ALL = (
         ("mathdoku",),
         "Keen game IDs N:LAYOUT,CLUES (Simon Tatham's puzzles), one a line",
         tatham.sniff_keen,
-        _reader(tatham.read_text, "keen"),
+        _reader(tatham.iter_text, "keen"),
         tatham.write_keen,
         hint=_hint(r"[0-9]+[a-z]*:\S*,"),
     ),
@@ -150,7 +150,7 @@ _ALL = (
         ("sudoku",),
         "Solo game IDs RxC:DESC, plain Sudoku (Simon Tatham's puzzles), one a line",
         tatham.sniff_solo,
-        _reader(tatham.read_text, "solo"),
+        _reader(tatham.iter_text, "solo"),
         tatham.write_solo,
         hint=_hint(r"[0-9]+x[0-9]+"),
     ),
@@ -159,7 +159,7 @@ _ALL = (
         ("qwh",),
         "`order n`, n rows of entries, -1 a hole, symbols 0..n-1 (Gomes' lsencode files)",
         latin.sniff_pls,
-        _reader(latin.read_text, "pls"),
+        _reader(latin.iter_text, "pls"),
         latin.write_pls,
         SEPARATOR + "\n",
         _hint(r"(?i)order"),
@@ -169,7 +169,7 @@ _ALL = (
         ("qwh",),
         "`name:n:holes:e,e,...:status:solution`, one a line, symbols 0..n-1",
         latin.sniff_qwh,
-        _reader(latin.read_text, "qwh"),
+        _reader(latin.iter_text, "qwh"),
         latin.write_qwh,
         hint=_hint(r"[^:]*:[0-9]+:.*,"),
     ),
@@ -217,28 +217,36 @@ def help_table(names: Sequence[str]) -> str:
 
 def detect(text: str) -> str | None:
     """The name of the format of `text`: the first in DETECTION_ORDER whose sniff matches; None if none does."""
-    lines = [ln.strip() for _, ln in content_lines(text)]
+    lines = [ln.strip() for _, ln in content_lines(text)[: sudoku.DETECT_LINES]]
     return next((name for name in DETECTION_ORDER if (sniff := FORMATS[name].sniff) and sniff(lines)), None)
 
 
 def read_text(
     text: str, path: str = "<input>", fmt: str = "auto", box: tuple[int, int] | None = None, symbols: str = ""
 ) -> list[Entry]:
-    """Every puzzle in `text`, of any family, one Entry each (Entry.fmt its format's name).
+    """Every puzzle in `text`, of any family, one Entry each (iter_entries, as a list)."""
+    return list(iter_entries(text, path, fmt, box, symbols))
+
+
+def iter_entries(
+    text: str, path: str = "<input>", fmt: str = "auto", box: tuple[int, int] | None = None, symbols: str = ""
+) -> Iterator[Entry]:
+    """Every puzzle in `text`, of any family, one Entry each (Entry.fmt its format's name), parsed when reached.
 
     `fmt` forces a format, `box` a Sudoku box shape, `symbols` the one-character symbols of Sudoku lines
     and grids (symbols[v - 1] for value v; parse_symbols reads them from an option such as `0-9A-F`).
+    An unknown `fmt` raises CpModelsError at once, before any entry.
     """
     content = content_lines(text)
     if not content:
-        return empty_input(path)
+        return iter(empty_input(path))
     name = detect(text) if fmt == "auto" else fmt
     if name is None:
-        return [_not_recognised(content[0], path)]
+        return iter([_not_recognised(content[0], path)])
     found = FORMATS.get(name)
     if found is None or found.read is None:
         raise CpModelsError(f"unknown input format {fmt!r}; choose one of: auto, {', '.join(input_formats())}")
-    return [replace(entry, fmt=name) for entry in found.read(text, path, box=box, symbols=symbols)]
+    return (replace(entry, fmt=name) for entry in found.read(text, path, box=box, symbols=symbols))
 
 
 def _not_recognised(first: tuple[int, str], path: str) -> Entry:
@@ -337,6 +345,7 @@ __all__ = [
     "input_formats",
     "output_formats",
     "parse_symbols",
+    "iter_entries",
     "read_text",
     "solution_format",
     "write_puzzle",

@@ -11,7 +11,7 @@ Every message and every text written keeps the files' symbols 0..n-1 (cpmodels' 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import partial
 
 from ..errors import CpModelsError, ParseError
@@ -55,18 +55,24 @@ def detect(text: str) -> str | None:
 
 
 def read_text(text: str, path: str = "<input>", fmt: str = "auto") -> list[Entry]:
-    """Every QWH instance in `text` (one a `---` section for pls, one a line for qwh), one Entry each."""
+    """Every QWH instance in `text`, one Entry each (iter_text, as a list)."""
+    return list(iter_text(text, path, fmt))
+
+
+def iter_text(text: str, path: str = "<input>", fmt: str = "auto") -> Iterator[Entry]:
+    """Every QWH instance in `text` (one a `---` section for pls, one a line for qwh), each parsed when reached."""
     fmt = detect(text) or "qwh" if fmt == "auto" else fmt
     lines = content_lines(text)
-    if not lines:
-        return empty_input(path)
+    if fmt not in FORMATS:
+        raise CpModelsError(f"unknown QWH format {fmt!r}; choose one of: auto, {', '.join(FORMATS)}")
     if fmt == "pls":
-        return [entry_from(part[0][0], path, partial(_read_pls, part, path)) for part in sections(lines)] or (
-            empty_input(path)
-        )
-    if fmt == "qwh":
-        return [entry_from(k, path, partial(_read_qwh_line, ln, k, path)) for k, ln in lines]
-    raise CpModelsError(f"unknown QWH format {fmt!r}; choose one of: auto, {', '.join(FORMATS)}")
+        parts = sections(lines)
+        yield from (entry_from(part[0][0], path, partial(_read_pls, part, path)) for part in parts)
+    else:
+        parts = lines
+        yield from (entry_from(k, path, partial(_read_qwh_line, ln, k, path)) for k, ln in lines)
+    if not parts:
+        yield from empty_input(path)
 
 
 def _entry_value(tok: Token, n: int) -> int:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import re
 import string
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -585,25 +585,33 @@ _READERS: dict[str, Callable[[Lines, str], GridPuzzle]] = {
 
 
 def read_text(text: str, path: str = "<input>", fmt: str = "auto") -> list[Entry]:
+    """Every puzzle in `text` as an Entry (iter_text, as a list)."""
+    return list(iter_text(text, path, fmt))
+
+
+def iter_text(text: str, path: str = "<input>", fmt: str = "auto") -> Iterator[Entry]:
     """Every puzzle in `text` as an Entry: oneline one a line, json one a value, the others one a `---` section."""
     content = content_lines(text)
     if not content:
-        return empty_input(path)
+        yield from empty_input(path)
+        return
     first = content[0][0]
     if fmt == "auto":
         fmt = detect(text) or ""
         if not fmt:
-            return [Entry(first, error=ParseError("not a Mathdoku file in any known format", path=path, line=first))]
+            yield Entry(first, error=ParseError("not a Mathdoku file in any known format", path=path, line=first))
+            return
     if fmt == "oneline":
-        return [record.entry for record in read_oneline_records(text, path)]
-    if fmt == "json":
-        return _read_json_stream(text, path)
-    if fmt not in _READERS:
+        yield from (_oneline_record(path, k, line).entry for k, line in content)
+    elif fmt == "json":
+        yield from _read_json_stream(text, path)
+    elif fmt in _READERS:
+        read, parts = _READERS[fmt], sections(content)
+        yield from (entry_from(lines[0][0], path, partial(read, lines, path)) for lines in parts)
+        if not parts:
+            yield from empty_input(path)
+    else:
         raise CpModelsError(f"unknown Mathdoku format {fmt!r}; choose one of: auto, {', '.join(FORMATS)}")
-    read = _READERS[fmt]
-    return [entry_from(lines[0][0], path, partial(read, lines, path)) for lines in sections(content)] or empty_input(
-        path
-    )
 
 
 def read_puzzle(text: str, path: str = "<input>", fmt: str = "auto") -> GridPuzzle:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 from math import isqrt
@@ -59,6 +59,9 @@ _RULE = re.compile(rf"--|[+={_BOX_CHARS}]")
 _LABEL = re.compile(r"(?=[A-Za-z]{2})(?=[A-Za-z]{0,19}[a-z])[A-Za-z]{2,20}(?![\w.*?-])|[A-Z]{2,20}\s+[0-9]+$")
 _FOREIGN = re.compile(r"""[{}\[\]<>,;"'@$%&^~`\\+/=]""")
 _INTEGER_CELL = re.compile(r"[0-9]+|[.-]")
+DETECT_LINES = 3600
+"""How many content lines detection looks at: a sample, so a long file is not scanned twice; a multiple of
+every common order (4, 6, 8, 9, 12, 16, 25, 36) so a file of grids keeps its shape."""
 
 
 # ---- detection -----------------------------------------------------------------------------
@@ -140,20 +143,34 @@ def _width(line: str) -> int:
 def read_text(
     text: str, path: str = "<input>", fmt: str = "auto", box: tuple[int, int] | None = None, symbols: str = ""
 ) -> list[Entry]:
-    """Every puzzle in `text`, one Entry each, so one bad puzzle does not stop the rest.
+    """Every puzzle in `text`, one Entry each, so one bad puzzle does not stop the rest (iter_text, as a list)."""
+    return list(iter_text(text, path, fmt, box, symbols))
+
+
+def iter_text(
+    text: str, path: str = "<input>", fmt: str = "auto", box: tuple[int, int] | None = None, symbols: str = ""
+) -> Iterator[Entry]:
+    """Every puzzle in `text`, one Entry each, each parsed only when it is reached.
 
     `box` forces a box shape, `symbols` the one-character symbols (symbols[v - 1] for value v).
     """
     content = content_lines(text)
     if not content:
-        return empty_input(path)
+        yield from empty_input(path)
+        return
     if fmt == "auto":
-        fmt = detect_layout([ln.strip() for _, ln in content]) or "grid"
+        fmt = detect_layout([ln.strip() for _, ln in content[:DETECT_LINES]]) or "grid"
     if fmt == "line":
-        return [entry_from(k, path, partial(_parse_line, ln, k, path, box, symbols)) for k, ln in content]
-    if fmt == "grid":
-        return _grid_entries(text, path, box, symbols) or [_no_rows(path, content[0][0])]
-    raise CpModelsError(f"unknown Sudoku format {fmt!r}; choose one of: auto, {', '.join(FORMATS)}")
+        yield from (entry_from(k, path, partial(_parse_line, ln, k, path, box, symbols)) for k, ln in content)
+    elif fmt == "grid":
+        found = False
+        for block in _blocks(text):
+            found = True
+            yield entry_from(block.start, path, partial(_parse_block, block, path, box, symbols))
+        if not found:
+            yield _no_rows(path, content[0][0])
+    else:
+        raise CpModelsError(f"unknown Sudoku format {fmt!r}; choose one of: auto, {', '.join(FORMATS)}")
 
 
 def read_puzzle(text: str, path: str = "<input>", fmt: str = "auto", box: tuple[int, int] | None = None) -> GridPuzzle:
@@ -380,11 +397,6 @@ def _blocks(text: str) -> list[_Block]:
             rows, label = [], None
         label = (k, stripped) if stripped else label
     return blocks
-
-
-def _grid_entries(text: str, path: str, box: tuple[int, int] | None, symbols: str) -> list[Entry]:
-    """One Entry per grid of the text."""
-    return [entry_from(b.start, path, partial(_parse_block, b, path, box, symbols)) for b in _blocks(text)]
 
 
 def _no_rows(path: str, line: int) -> Entry:

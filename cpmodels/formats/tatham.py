@@ -26,7 +26,7 @@ read(write(p)) == p for a puzzle whose cages are in order of first cell with cel
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import partial
 
 from ..cages import is_connected
@@ -428,13 +428,18 @@ def _id_parameters(lines: list[str], params: re.Pattern) -> bool:
 
 
 def read_text(text: str, path: str = "<input>", fmt: str = "auto") -> list[Entry]:
-    """Every game ID in `text` (one a line, `#` comments), one Entry each, so one bad line does not stop the rest."""
+    """Every game ID in `text`, one Entry each (iter_text, as a list)."""
+    return list(iter_text(text, path, fmt))
+
+
+def iter_text(text: str, path: str = "<input>", fmt: str = "auto") -> Iterator[Entry]:
+    """Every game ID in `text` (one a line, `#` comments), one Entry each, each parsed when reached."""
     if fmt not in ("auto", *FORMATS):
         raise CpModelsError(f"unknown Tatham format {fmt!r}; choose one of: auto, {', '.join(FORMATS)}")
     lines = content_lines(text)
     if not lines:
-        return empty_input(path, "game ID")
-    return [entry_from(k, path, partial(_read_line, _game_id(ln, path, k), fmt)) for k, ln in lines]
+        yield from empty_input(path, "game ID")
+    yield from (entry_from(k, path, partial(_read_line, _game_id(ln, path, k), fmt)) for k, ln in lines)
 
 
 def _read_line(src: Token, fmt: str) -> GridPuzzle:

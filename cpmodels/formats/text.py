@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ..errors import CpModelsError, ParseError
 from ..grid import GridPuzzle
@@ -102,7 +102,7 @@ class Token:
 
     def part(self, start: int, stop: int | None = None) -> Token:
         """The token of text[start:stop], located where that piece starts."""
-        return replace(self, text=self.text[start:stop], column=self.column + start)
+        return Token(self.text[start:stop], self.path, self.line, self.column + start, self.source)
 
     def end(self) -> Token:
         """An empty token just after this one, to blame what is missing."""
@@ -110,7 +110,7 @@ class Token:
 
     def with_text(self, text: str) -> Token:
         """A token at the same place that stands for `text` (a value decoded from what is written there)."""
-        return replace(self, text=text)
+        return Token(text, self.path, self.line, self.column, self.source)
 
 
 def line_token(path: str, k: int, line: str) -> Token:
