@@ -1,7 +1,7 @@
 """cpmodels: constraint-programming models of grid puzzles, cross-checked by independent solvers.
 
-Modules (imports run one way: cli -> generate, solve, crosscheck -> backends and formats -> the family
-modules -> grid -> cages, errors):
+Modules (imports run one way: cli -> inputs, answers, batch -> generate, solve, crosscheck -> backends and
+formats -> the family modules -> grid -> cages, errors):
   grid       GridPuzzle, Cage, the glossary of the package's words, the solver-free checker (is_solution)
   cages      every cage rule: allowed value tuples, cells per operator, operators per size, reachability,
              connectivity
@@ -9,14 +9,20 @@ modules -> grid -> cages, errors):
   mathdoku   Mathdoku/KenKen: the validated canonical puzzle, hidden operators, ambiguous and disconnected cages
   latin      Latin square completion (QWH): the puzzle
   formats    every text format in one registry (FORMATS): detect, read_text, write_puzzle, write_solution;
-             formats.text holds the located-text primitives, then one module per family of formats:
+             formats.text holds the located-text primitives (bytes decoded with located UTF-8 and NUL
+             errors, Entry, Token), then one module per family of formats:
              sudoku (line, grid, JSON), mathdoku (six cage files), latin (pls, qwh), tatham (Keen, Solo), dlx
   generate   every generator: complete grids, Sudoku punched while unique, planted Mathdoku, QWH holes
   solve      solve, count_solutions, is_unique through the backend registry
   crosscheck cross_check: several backends on one puzzle, and whether they agree
   backends   the registry (BACKENDS) and one module per backend: cpsat, dlx, backtrack, constraint
   errors     the exception tree (CpModelsError and its kinds)
-  cli        the `cpmodels` command
+  inputs     the command's PUZZLE_OR_FILE argument: standard input, a file or inline text, read into entries
+  answers    what solve, count and check answer for one puzzle: its outcome word and the text shown
+  batch      a file of puzzles answered one by one: outcomes, exit codes by severity, the summary table,
+             --output records and --resume
+  interrupts Ctrl-C and SIGTERM as Interrupted, held while a puzzle's answer is written and counted
+  cli        the `cpmodels` command: parses arguments, calls the modules above, prints
 """
 
 from .backends import BACKENDS, SolveResult

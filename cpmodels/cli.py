@@ -8,22 +8,20 @@ that of the worst outcome, in the order 6, 7, 2, 5, 4, 3, 0.
 Options keep one meaning everywhere: `--from` forces the input format, `--format` is how `solve` prints
 solutions, `--to` is the format `convert` and `generate` write.
 
-Batches: each puzzle's answer is written as soon as it is known. With `--output FILE` it becomes a record:
-its lines, then the end line `#> puzzle K (line L): OUTCOME`, after the file's header line
-`#> cpmodels COMMAND: ...`. `--resume` keeps the complete records, cuts whatever follows the last of them
-(a record torn by a kill, an old summary) and answers only the puzzles after it.
+This module parses the arguments, calls the layers below and prints: `inputs` reads the PUZZLE_OR_FILE
+argument, `answers` says what solve, count and check answer for one puzzle, `batch` answers a file of them
+(outcomes and exit codes, --output records, --resume) and `interrupts` turns Ctrl-C and SIGTERM into
+Interrupted, so that what finished is reported.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
-import itertools
 import math
 import os
 import random
 import re
-import signal
 import sys
 import threading
 import time
@@ -31,36 +29,22 @@ import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 
 from tqdm import tqdm
 
-from . import __version__, formats, mathdoku, sudoku
-from .backends import BACKENDS, SolveResult, format_stats
-from .crosscheck import CrossCheck, cross_check
-from .errors import CpModelsError, Interrupted, ParseError, SearchTimeoutError
+from . import __version__, answers, batch, formats, inputs, mathdoku, sudoku
+from .backends import BACKENDS
+from .batch import EXIT, Answer
+from .errors import CpModelsError, Interrupted, SearchTimeoutError
 from .formats import Entry
 from .generate import FAMILIES, Progress, TimeLimitWarning, generate
-from .grid import GridPuzzle, cells_named, explain_violation
-from .solve import solve
+from .grid import GridPuzzle, cells_named
+from .interrupts import signals_interrupt
 
-EXIT = {
-    "unique": 0,
-    "solved": 0,
-    "multiple": 3,
-    "none": 4,
-    "timeout": 5,
-    "bad input": 2,
-    "disagree": 6,
-    "mismatch": 7,
-    "closed pipe": 141,
-}
-SEVERITY = ["disagree", "mismatch", "bad input", "timeout", "none", "multiple", "unique", "solved"]
-"""The outcomes of a puzzle, the worst first: a file's exit code is its worst puzzle's."""
 SOLUTION_FORMATS = (*formats.SOLUTION_FORMATS, *formats.NATIVE_SOLUTIONS)
 """The formats `solve --format` prints solutions in."""
-SUMMARY = ("unique", "multiple", "none", "timeout", "bad input", "disagree", "mismatch")
-"""The rows of check's summary table."""
 EXIT_HELP = (
     "exit codes: 0 solved/unique, 2 bad input, 3 multiple solutions, 4 no solution, 5 timeout, "
     "6 engines disagree (check), 7 the file's recorded count or solution is wrong (check), 130 Ctrl-C, "
@@ -79,8 +63,6 @@ NOTICE_AFTER = 3.0
 kernel takes 1.0-1.6 s on a busy 2-core machine (numba's import included), a first compile about 14 s."""
 PROGRESS_ORDER = 25
 """`generate` shows a progress bar for puzzles of this order or more."""
-FSYNC_EVERY = 0.5
-"""Seconds between two fsyncs of an --output file (each record is flushed at once)."""
 COMMANDS = {
     "solve": "solve puzzles and say whether each is unique (a second solution is printed when there is one)",
     "count": "count the solutions of puzzles up to a limit",
@@ -91,15 +73,6 @@ GENERATE_HELP = "generate puzzles: Sudoku and Mathdoku with one solution, QWH at
 DEFAULT_OUTPUT = {"sudoku": "line", "mathdoku": "oneline", "qwh": "qwh"}
 RAW = argparse.RawDescriptionHelpFormatter
 """Help that keeps the line breaks of its epilog (the table of formats)."""
-RECORD_HEADER = "#> cpmodels {command}: one record per puzzle, each ending with `#> puzzle K (line L): OUTCOME`"
-"""The first line of an --output file: which command's records it holds."""
-_RECORD_HEADER = re.compile(r"#> cpmodels (\w+): .*\n")
-RECORD_END = "#> puzzle {k} (line {line}): {outcome}"
-"""The last line of puzzle K's record (K counts the input's puzzles from 1; L is the line it starts on)."""
-_RECORD_END = re.compile(rf"#> puzzle (\d+) \(line (\d+)\): ({'|'.join(SEVERITY)})\n")
-
-Answer = Callable[[argparse.Namespace, Entry, bool], tuple[str, str]]
-"""answer(args, entry, single) -> (outcome, the text to show): one puzzle's work for solve, count or check."""
 
 
 def _formats_epilog(command: str) -> str:
@@ -118,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     tally: Counter[str] = Counter()
     try:
-        with _signals_interrupt():
+        with signals_interrupt():
             _check_options(args)
             return args.run(args, tally)
     except CpModelsError as e:
@@ -139,57 +112,11 @@ def main_exit() -> None:
     sys.exit(code)
 
 
-class _Signals:
-    """Ctrl-C and SIGTERM as Interrupted: raised at once, or at the end of a held() block."""
-
-    def __init__(self) -> None:
-        self.holding = False
-        self.pending: Interrupted | None = None
-
-    def stop(self, signum: int, _frame: object) -> None:
-        """The signal handler: raise Interrupted (exit 128 + signum), or keep it until the held block ends."""
-        stop = Interrupted(128 + signum, "interrupted" if signum == signal.SIGINT else "terminated")
-        if not self.holding:
-            raise stop
-        self.pending = stop
-
-    @contextmanager
-    def held(self) -> Iterator[None]:
-        """Within the block no Interrupted is raised (one that arrives waits for its end)."""
-        self.holding = True
-        try:
-            yield
-        finally:
-            self.holding = False
-        if self.pending:
-            stop, self.pending = self.pending, None
-            raise stop
-
-
-SIGNALS = _Signals()
-"""The one handler of Ctrl-C and SIGTERM; `with SIGNALS.held():` writes a puzzle's answer and counts it, or neither."""
-
-
-@contextmanager
-def _signals_interrupt() -> Iterator[None]:
-    """Within the block, Ctrl-C and SIGTERM raise Interrupted (exit 130 and 143) instead of killing the process."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    SIGNALS.pending = None
-    previous = {s: signal.signal(s, SIGNALS.stop) for s in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    finally:
-        for s, handler in previous.items():
-            signal.signal(s, handler)
-
-
 def _stopped(args: argparse.Namespace, tally: Counter[str], stop: Interrupted) -> int:
     """Report an interrupted run: what finished (check's summary table), one line on stderr; the exit code."""
     tqdm.write("", file=sys.stderr)
     if args.command == "check":
-        print(_summary(tally))
+        print(batch.summary_table(tally))
     sys.stdout.flush()
     print(f"cpmodels: {stop}; {sum(tally.values())} puzzle(s) finished before it", file=sys.stderr)
     return stop.code
@@ -425,15 +352,6 @@ def _engine_list(text: str) -> tuple[str, ...]:
     return names
 
 
-def _engines(args: argparse.Namespace) -> tuple[str, ...]:
-    """The engines a command runs: --backend alone, else (check) the --backends list or CHECK_ENGINES."""
-    if getattr(args, "backend", None):
-        return (args.backend,)
-    if args.command == "check":
-        return args.backends or CHECK_ENGINES
-    return ()
-
-
 def _integer_in(low: int, high: int) -> Callable[[str], int]:
     """An argparse type: a whole number in low..high, with a usage error that shows at most 20 characters."""
 
@@ -488,6 +406,81 @@ def _check_options(args: argparse.Namespace) -> None:
             raise CpModelsError(f"{option} applies to {family} only, not to {args.family}")
 
 
+def _box_argument(text: str) -> tuple[int, int]:
+    """--box RxC as (rows, columns), with argparse's usage error on bad text."""
+    if len(text) > 20:
+        raise argparse.ArgumentTypeError(f"expected RxC, such as 3x3 or 2x3, not {_clipped(text)!r}")
+    try:
+        return sudoku.parse_box(text)
+    except CpModelsError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+# ---- answering puzzles ------------------------------------------------------------------------
+
+
+def _entries(args: argparse.Namespace) -> Iterator[Entry]:
+    """The puzzles of the PUZZLE_OR_FILE argument in order, each _prepared; a `no puzzle found` entry if none."""
+    entries = inputs.read_argument(args.puzzle, args.input_format, args.box, args.symbols or "")
+    return (_prepared(entry, args.hide_operators) for entry in entries)
+
+
+def _prepared(entry: Entry, hide_operators: bool) -> Entry:
+    """The entry with operators hidden if asked, saying on stderr its reader's warning and which cages are apart."""
+    if entry.warning:
+        tqdm.write(f"cpmodels: warning: {entry.warning}", file=sys.stderr)
+    if entry.puzzle is None or not entry.puzzle.cages:
+        return entry
+    for k in mathdoku.disconnected_cages(entry.puzzle):
+        cage = entry.puzzle.cages[k - 1]
+        tqdm.write(
+            f"cpmodels: warning: {entry.puzzle.name}: cage {k} ({cells_named(cage.cells)}) is not connected",
+            file=sys.stderr,
+        )
+    if hide_operators:
+        return dataclasses.replace(entry, puzzle=mathdoku.hide_operators(entry.puzzle))
+    return entry
+
+
+def _run_batch(args: argparse.Namespace, tally: Counter[str], answer: Answer) -> int:
+    """Answer every puzzle in input order, each written as soon as it is known; the worst outcome's exit code."""
+    entries, single = inputs.with_single(_entries(args))
+    engines = _engines(args)
+    with batch.results(args.output, args.command, args.resume, tally) as results:
+        batch.answer_all(entries, single, answer, results, tally, partial(_warm_up, engines))
+        if args.command == "check":
+            results.write_summary(batch.summary_table(tally))
+    return batch.worst_exit_code(tally)
+
+
+def _run_solve(args: argparse.Namespace, tally: Counter[str]) -> int:
+    """`cpmodels solve`: print each puzzle's solution and whether it is unique."""
+    limit = 1 if args.first else 2
+    options = {"backend": args.backend, "time_limit": args.time_limit, "fmt": args.format, "stats": args.stats}
+    return _run_batch(args, tally, partial(answers.solve_answer, limit=limit, **options))
+
+
+def _run_count(args: argparse.Namespace, tally: Counter[str]) -> int:
+    """`cpmodels count`: print each puzzle's number of solutions up to --limit (`>=N` when it stopped there)."""
+    options = {"backend": args.backend, "limit": args.limit, "time_limit": args.time_limit}
+    return _run_batch(args, tally, partial(answers.count_answer, **options))
+
+
+def _run_check(args: argparse.Namespace, tally: Counter[str]) -> int:
+    """`cpmodels check`: prove each puzzle unique; show the others with a witness, then a summary table."""
+    options = {"time_limit": args.time_limit, "stats": args.stats, "hide_operators": args.hide_operators}
+    return _run_batch(args, tally, partial(answers.check_answer, engines=_engines(args), **options))
+
+
+def _engines(args: argparse.Namespace) -> tuple[str, ...]:
+    """The engines a command runs: --backend alone, else (check) the --backends list or CHECK_ENGINES."""
+    if getattr(args, "backend", None):
+        return (args.backend,)
+    if args.command == "check":
+        return args.backends or CHECK_ENGINES
+    return ()
+
+
 def _warm_up(names: Iterable[str]) -> None:
     """Warm up each backend (library, kernels) before timing; after NOTICE_AFTER seconds, say why it takes long."""
     for name in names:
@@ -509,421 +502,6 @@ def _say_loading(name: str) -> None:
     print(f"cpmodels: {what}", file=sys.stderr, flush=True)
 
 
-def _box_argument(text: str) -> tuple[int, int]:
-    """--box RxC as (rows, columns), with argparse's usage error on bad text."""
-    if len(text) > 20:
-        raise argparse.ArgumentTypeError(f"expected RxC, such as 3x3 or 2x3, not {_clipped(text)!r}")
-    try:
-        return sudoku.parse_box(text)
-    except CpModelsError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
-
-
-# ---- reading the puzzles -----------------------------------------------------------------------
-
-
-def _entries(args: argparse.Namespace) -> Iterator[Entry]:
-    """The puzzles of the PUZZLE_OR_FILE argument in order, each _prepared; a `no puzzle found` entry if none."""
-    text, where, is_file = _input_text(args.puzzle)
-    entries: Iterable[Entry] = formats.iter_entries(text, where, args.input_format, args.box, args.symbols or "")
-    del text  # the entries (or a lazy reader) keep what they need: not the whole text while puzzles are solved
-    if not is_file:
-        entries = list(entries)
-        if all(e.error for e in entries) and _looks_like_path(args.puzzle):
-            raise CpModelsError(f"{args.puzzle}: no such file, and not a puzzle either")
-    found = False
-    for entry in entries:
-        found = True
-        yield _prepared(entry, args.hide_operators)
-    if not found:
-        yield Entry(1, error=ParseError("no puzzle found (nothing but comments and decoration)", path=where, line=1))
-
-
-def _input_text(argument: str) -> tuple[str, str, bool]:
-    """(text, where it came from, whether it is a file's) for the PUZZLE_OR_FILE argument: `-`, a file, or inline."""
-    if argument == "-":
-        return _decoded(sys.stdin.buffer.read(), "<stdin>"), "<stdin>", True
-    path = Path(argument)
-    try:
-        if not _could_be_path(argument) or not path.exists():
-            return _decoded(argument.encode("utf-8", "surrogateescape"), "<argument>"), "<argument>", False
-        if path.is_dir():
-            raise CpModelsError(f"{argument}: is a directory; give a file of puzzles")
-        return _decoded(path.read_bytes(), argument), argument, True
-    except OSError as e:
-        raise CpModelsError(f"{argument}: cannot read it: {e.strerror or e}") from None
-
-
-def _could_be_path(text: str) -> bool:
-    """Whether `text` can name a file at all (one line, no NUL, no part longer than a file name may be)."""
-    return "\n" not in text and "\0" not in text and len(text) < 4096 and all(len(p) <= 255 for p in text.split("/"))
-
-
-def _decoded(data: bytes, where: str) -> str:
-    """`data` as UTF-8 text without a byte-order mark; a located ParseError for invalid UTF-8 or a NUL byte."""
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        message = f"invalid UTF-8 (byte 0x{data[e.start]:02x}); save the file as UTF-8"
-        raise _byte_error(message, data, e.start, where) from None
-    nul = data.find(b"\0")
-    if nul >= 0:
-        raise _byte_error("a NUL byte: this looks like a binary file, not text", data, nul, where)
-    return text
-
-
-def _byte_error(message: str, data: bytes, offset: int, where: str) -> ParseError:
-    """A ParseError at byte `offset` of `data`, located by line and column (columns count bytes)."""
-    start = data.rfind(b"\n", 0, offset) + 1
-    line = data[start : data.find(b"\n", offset) if b"\n" in data[offset:] else len(data)]
-    text = line.decode("utf-8", "replace").replace("\0", " ")
-    return ParseError(message, path=where, line=data.count(b"\n", 0, offset) + 1, column=offset - start + 1, text=text)
-
-
-def _looks_like_path(text: str) -> bool:
-    """Whether an argument that is neither a file nor a puzzle was probably meant as a file name (`top95`, `a/b`)."""
-    if "\n" in text or ":" in text or not _could_be_path(text):
-        return False
-    return bool(
-        re.search(r"[/\\]|\.[A-Za-z][A-Za-z0-9]{0,5}$", text)
-        or (re.fullmatch(r"[\w.~-]+", text) and re.search("[a-z]{2}", text))
-    )
-
-
-def _prepared(entry: Entry, hide_operators: bool) -> Entry:
-    """The entry with operators hidden if asked, saying on stderr its reader's warning and which cages are apart."""
-    if entry.warning:
-        tqdm.write(f"cpmodels: warning: {entry.warning}", file=sys.stderr)
-    if entry.puzzle is None or not entry.puzzle.cages:
-        return entry
-    for k in mathdoku.disconnected_cages(entry.puzzle):
-        cage = entry.puzzle.cages[k - 1]
-        tqdm.write(
-            f"cpmodels: warning: {entry.puzzle.name}: cage {k} ({cells_named(cage.cells)}) is not connected",
-            file=sys.stderr,
-        )
-    if hide_operators:
-        return dataclasses.replace(entry, puzzle=mathdoku.hide_operators(entry.puzzle))
-    return entry
-
-
-def _with_single(entries: Iterator[Entry]) -> tuple[Iterator[Entry], bool]:
-    """`entries` unchanged, and whether they are a single puzzle (read ahead by two)."""
-    ahead = list(itertools.islice(entries, 2))
-    return itertools.chain(ahead, entries), len(ahead) == 1
-
-
-def _worst(tally: Counter[str]) -> int:
-    """The exit code of the most severe outcome counted (0 when there is none)."""
-    seen = [outcome for outcome in SEVERITY if tally[outcome]]
-    return EXIT[seen[0]] if seen else 0
-
-
-# ---- answering a file of puzzles, one record each ----------------------------------------------
-
-
-class Printed:
-    """Where a batch's answers go without --output: stdout, flushed after each puzzle."""
-
-    def answered(self, k: int, line: int) -> bool:
-        """Never: stdout keeps no earlier run."""
-        return False
-
-    def write(self, k: int, line: int, outcome: str, text: str) -> None:
-        """`text` on stdout (above the progress bar), flushed."""
-        if text:
-            tqdm.write(text)
-        sys.stdout.flush()
-
-    def write_summary(self, text: str) -> None:
-        """The summary on stdout."""
-        print(text, flush=True)
-
-
-class Records:
-    """--output FILE: a header line, then each puzzle's text and end line, flushed at once, fsynced now and then."""
-
-    def __init__(self, path: Path, command: str, resume: bool) -> None:
-        self.path = path
-        self.done, self.last_line, keep, self.earlier = _finished_records(path, command) if resume else _NO_RECORDS
-        try:
-            with path.open("ab") as f:
-                f.truncate(keep)
-            self.file = path.open("a", encoding="utf-8")
-        except OSError as e:
-            raise CpModelsError(f"{path}: cannot write it: {e.strerror or e}") from None
-        if not keep:
-            self.file.write(RECORD_HEADER.format(command=command) + "\n")
-        self.synced = time.monotonic()
-
-    def answered(self, k: int, line: int) -> bool:
-        """Whether FILE has puzzle k's record; CpModelsError if its last record is of another input."""
-        if k == self.done and line != self.last_line:
-            raise CpModelsError(
-                f"{self.path}: its records are of another input: puzzle {k} is at line {self.last_line} there, "
-                f"at line {line} here; leave out --resume to start again"
-            )
-        return k <= self.done
-
-    def write(self, k: int, line: int, outcome: str, text: str) -> None:
-        """Puzzle k's record, in one write: its text, then its end line."""
-        block = f"{text}\n" if text else ""
-        self.file.write(block + RECORD_END.format(k=k, line=line, outcome=outcome) + "\n")
-        self.file.flush()
-        if time.monotonic() - self.synced >= FSYNC_EVERY:
-            os.fsync(self.file.fileno())
-            self.synced = time.monotonic()
-
-    def write_summary(self, text: str) -> None:
-        """The summary on stdout, and after FILE's records (a resumed run cuts it and writes its own)."""
-        self.file.write(text + "\n")
-        print(text, flush=True)
-
-    def close(self) -> None:
-        """Flush, fsync and close FILE."""
-        self.file.flush()
-        os.fsync(self.file.fileno())
-        self.file.close()
-
-
-_NO_RECORDS: tuple[int, int, int, Counter[str]] = (0, 0, 0, Counter())
-
-
-def _finished_records(path: Path, command: str) -> tuple[int, int, int, Counter[str]]:
-    """(records, input line of the last, byte offset after it, outcome counts) of FILE; _NO_RECORDS if no header."""
-    done, last_line, keep, tally = 0, 0, 0, Counter[str]()
-    offset = 0
-    try:
-        with path.open("rb") as f:
-            for k, raw in enumerate(f, start=1):
-                offset += len(raw)
-                text = raw.decode("utf-8", "replace")
-                if k == 1:
-                    if not _record_header(path, text, command):
-                        return _NO_RECORDS
-                    keep = offset
-                elif found := _RECORD_END.fullmatch(text):
-                    if int(found[1]) != done + 1:
-                        raise CpModelsError(f"{path}:{k}: record {found[1]} follows record {done}: not one run's")
-                    done, last_line, keep = done + 1, int(found[2]), offset
-                    tally[found[3]] += 1
-    except FileNotFoundError:
-        return _NO_RECORDS
-    except OSError as e:
-        raise CpModelsError(f"{path}: cannot read it: {e.strerror or e}") from None
-    return done, last_line, keep, tally
-
-
-def _record_header(path: Path, first_line: str, command: str) -> bool:
-    """Whether `first_line` is a whole header of `command`'s records; False if torn; CpModelsError if foreign."""
-    found = _RECORD_HEADER.fullmatch(first_line)
-    if not first_line.endswith("\n") and first_line.startswith("#> cpmodels"):
-        return False
-    if not found:
-        raise CpModelsError(f"{path}: not a cpmodels --output file (no `#> cpmodels COMMAND:` first line) to resume")
-    if found[1] != command:
-        raise CpModelsError(f"{path} holds the records of `cpmodels {found[1]}`: resume it with that command")
-    return True
-
-
-@contextmanager
-def _results(args: argparse.Namespace, tally: Counter[str]) -> Iterator[Printed | Records]:
-    """Where the answers go: --output FILE's records (the earlier run's outcomes added to `tally`), else stdout."""
-    if not args.output:
-        yield Printed()
-        return
-    records = Records(args.output, args.command, args.resume)
-    tally.update(records.earlier)
-    try:
-        yield records
-    finally:
-        records.close()
-
-
-def _run_batch(args: argparse.Namespace, tally: Counter[str], answer: Answer) -> int:
-    """Answer every puzzle in input order, each written as soon as it is known; the worst outcome's exit code."""
-    entries, single = _with_single(_entries(args))
-    engines = _engines(args)
-    with _results(args, tally) as results:
-        for k, entry in enumerate(_progress(entries, single), start=1):
-            if results.answered(k, entry.line):
-                continue
-            if entry.puzzle and engines:
-                _warm_up(engines)
-                engines = ()
-            outcome, text = _answered(args, entry, single, answer)
-            with SIGNALS.held():
-                results.write(k, entry.line, outcome, text)
-                tally[outcome] += 1
-        if args.command == "check":
-            results.write_summary(_summary(tally))
-    return _worst(tally)
-
-
-def _progress(entries: Iterator[Entry], single: bool) -> Iterable[Entry]:
-    """`entries` behind a progress bar on stderr that shows after a second (on a terminal, for a file)."""
-    if single:
-        return entries
-    return tqdm(entries, desc="puzzles", unit="puzzle", delay=1.0, disable=None, file=sys.stderr)
-
-
-def _answered(args: argparse.Namespace, entry: Entry, single: bool, answer: Answer) -> tuple[str, str]:
-    """(outcome, text) for one entry: `answer`'s, or `bad input` with its one-line message on stderr."""
-    error = entry.error
-    if entry.puzzle is not None:
-        try:
-            return answer(args, entry, single)
-        except CpModelsError as e:  # a backend that cannot take this puzzle, a format that cannot carry it
-            error = e
-    tqdm.write(f"cpmodels: {error}", file=sys.stderr)
-    return "bad input", ""
-
-
-def _run_solve(args: argparse.Namespace, tally: Counter[str]) -> int:
-    """`cpmodels solve`: print each puzzle's solution and whether it is unique."""
-    return _run_batch(args, tally, _solve_one)
-
-
-def _solve_one(args: argparse.Namespace, entry: Entry, single: bool) -> tuple[str, str]:
-    """One puzzle's status and time, its solution (a second one when not unique) in --format, its stats."""
-    puzzle = _puzzle(entry)
-    result = solve(puzzle, backend=args.backend, limit=1 if args.first else 2, time_limit=args.time_limit)
-    fmt = args.format or formats.solution_format(entry.fmt)
-    lines = [f"# {puzzle.name}: {result.status} ({result.wall_s * 1000:.1f} ms, {args.backend})"]
-    for k, grid in enumerate(result.solutions):
-        if k == 1:
-            lines.append("# a second solution:")
-        lines.append(formats.write_solution(puzzle, grid, fmt, entry.symbols))
-    if args.stats:
-        lines.append(f"# stats {args.backend}: {format_stats(result.stats)}")
-    return result.status, "\n".join(lines)
-
-
-def _puzzle(entry: Entry) -> GridPuzzle:
-    """The puzzle of an entry that has one."""
-    assert entry.puzzle is not None
-    return entry.puzzle
-
-
-def _run_count(args: argparse.Namespace, tally: Counter[str]) -> int:
-    """`cpmodels count`: print each puzzle's number of solutions up to --limit (`>=N` when it stopped there)."""
-    return _run_batch(args, tally, _count_one)
-
-
-def _count_one(args: argparse.Namespace, entry: Entry, single: bool) -> tuple[str, str]:
-    """One puzzle's count up to --limit: `N`, `>=N`, or `>=N (time limit reached)`; named when in a batch."""
-    puzzle = _puzzle(entry)
-    result = solve(puzzle, backend=args.backend, limit=args.limit, time_limit=args.time_limit)
-    shown = str(result.count) if result.complete else f">={result.count}"
-    if not result.complete and result.count < args.limit:
-        shown += " (time limit reached)"
-        outcome = "timeout"
-    else:
-        outcome = _status_of_count(result.count)
-    return outcome, shown if single else f"{puzzle.name}: {shown}"
-
-
-def _status_of_count(count: int) -> str:
-    """The outcome word for a number of solutions: none, unique or multiple."""
-    return {0: "none", 1: "unique"}.get(count, "multiple")
-
-
-def _run_check(args: argparse.Namespace, tally: Counter[str]) -> int:
-    """`cpmodels check`: prove each puzzle unique; show the others with a witness, then a summary table."""
-    return _run_batch(args, tally, _check_one)
-
-
-def _check_one(args: argparse.Namespace, entry: Entry, single: bool) -> tuple[str, str]:
-    """One puzzle cross-checked: its outcome (`mismatch` if the file's claims are wrong) and the lines to show."""
-    puzzle = _puzzle(entry)
-    check = cross_check(puzzle, _engines(args), limit=2, time_limit=args.time_limit)
-    outcome = _outcome(check)
-    wrong = _wrong_claims(entry, check) if outcome in ("unique", "multiple", "none") else None
-    lines = []
-    if single or outcome != "unique" or wrong or args.stats:
-        lines.append(f"{puzzle.name}: mismatch: {wrong}" if wrong else f"{puzzle.name}: {outcome}")
-        if single or outcome == "disagree" or not check.results:
-            lines.append(_indented(check.describe()))
-        if check.results:
-            lines += _solution_lines(puzzle, _fullest(check), single)
-    if args.stats:
-        lines += [f"  stats {name}: {format_stats(result.stats)}" for name, result in check.results.items()]
-    if args.hide_operators:
-        lines += _ambiguous_lines(puzzle)
-    return "mismatch" if wrong else outcome, "\n".join(lines)
-
-
-def _outcome(check: CrossCheck) -> str:
-    """The outcome word of a cross-check: the agreed status, `disagree`, or `bad input` if no engine could run."""
-    if not check.results and not check.failed:
-        return "bad input"
-    return check.verdict if check.agree and check.verdict else "disagree"
-
-
-def _wrong_claims(entry: Entry, check: CrossCheck) -> str | None:
-    """What the engines' agreed answer contradicts in the file's claimed count and solution; None if nothing."""
-    verdict = str(check.verdict)
-    wrong = []
-    if entry.claimed_count is not None and _status_of_count(min(entry.claimed_count, check.limit)) != verdict:
-        wrong.append(f"the file records {entry.claimed_count} solution(s), the engines find {_found(verdict)}")
-    claimed = tuple(entry.claimed_solution or ())
-    if claimed and claimed not in _fullest(check).solutions:  # the solutions found passed the checker already
-        problem = explain_violation(_puzzle(entry), claimed)
-        if problem:
-            wrong.append(f"the file's solution is not a solution: {problem}")
-        elif verdict != "multiple":
-            wrong.append("the file's solution solves the puzzle, but the engines did not find it")
-    return "; ".join(wrong) or None
-
-
-def _found(verdict: str) -> str:
-    """The engines' verdict in words: no solution, exactly 1, at least 2."""
-    return {"none": "no solution", "unique": "exactly 1"}.get(verdict, "at least 2")
-
-
-def _fullest(check: CrossCheck) -> SolveResult:
-    """The result with the most solutions (a witness, when there is one)."""
-    return max(check.results.values(), key=lambda result: len(result.solutions))
-
-
-def _indented(text: str) -> str:
-    """`text` with every line indented by two spaces."""
-    return "\n".join(f"  {line}" for line in text.splitlines())
-
-
-def _solution_lines(puzzle: GridPuzzle, result: SolveResult, single: bool) -> list[str]:
-    """The solutions behind a verdict: full grids for a single puzzle, else two lines when there are several."""
-    if single:
-        lines = []
-        for k, grid in enumerate(result.solutions):
-            lines.append("a second solution, the witness:" if k else "solution:")
-            lines.append(formats.write_solution(puzzle, grid, "grid"))
-        return lines
-    if result.status == "multiple":
-        return [
-            f"  two solutions: {formats.sudoku.format_line(result.solutions[0])}",
-            f"                 {formats.sudoku.format_line(result.solutions[1])}",
-        ]
-    return []
-
-
-def _ambiguous_lines(puzzle: GridPuzzle) -> list[str]:
-    """The cages whose target fits more than one operator once operators are hidden, one line each."""
-    return [
-        f"  cage {k} ({cells_named(puzzle.cages[k - 1].cells)}) target {puzzle.cages[k - 1].target}: "
-        f"operator could be {' or '.join(ops)}"
-        for k, ops in mathdoku.ambiguous_cages(puzzle)
-    ]
-
-
-def _summary(tally: Counter[str]) -> str:
-    """The table of outcome counts, then the total."""
-    rows = [f"{'outcome':<10} {'puzzles':>8}"]
-    rows += [f"{word:<10} {tally[word]:>8}" for word in SUMMARY]
-    rows.append(f"{'total':<10} {sum(tally.values()):>8}")
-    return "\n".join(rows)
-
-
 # ---- generate and convert ----------------------------------------------------------------------
 
 
@@ -935,7 +513,7 @@ def _run_generate(args: argparse.Namespace, tally: Counter[str]) -> int:
     for piece in formats.write_puzzles(_new_puzzles(args, tally), fmt, args.symbols or ""):
         print(piece, end="", flush=True)
         tally["solved"] += 1
-    return _worst(tally)
+    return batch.worst_exit_code(tally)
 
 
 def _new_puzzles(args: argparse.Namespace, tally: Counter[str]) -> Iterator[GridPuzzle]:
@@ -990,7 +568,7 @@ def _run_convert(args: argparse.Namespace, tally: Counter[str]) -> int:
     for piece in formats.write_puzzles(_good_puzzles(_entries(args), tally), args.to, args.symbols or "", refused):
         print(piece, end="", flush=True)
         tally["solved"] += 1
-    return _worst(tally)
+    return batch.worst_exit_code(tally)
 
 
 def _good_puzzles(entries: Iterable[Entry], tally: Counter[str]) -> Iterator[GridPuzzle]:

@@ -280,7 +280,7 @@ def _planted_cages(cells: list[Cell], values: list[int], rng: random.Random, ops
     targets = {"+": sum(values), "*": prod(values), "-": high - low, "/": high // low}
     fits = [op for op in ops if op in cage_rules.operators_for(len(cells)) and (op != "/" or high % low == 0)]
     if not fits:
-        return [Cage((cell,), "=", v) for cell, v in zip(cells, values)]
+        return [Cage((cell,), "=", v) for cell, v in zip(cells, values, strict=True)]
     op = rng.choice(fits)
     return [Cage(tuple(cells), op, targets[op])]
 

@@ -1,4 +1,7 @@
-"""The dlx backend: known counts, agreement with CP-SAT on planted and unsolvable puzzles, DLX files, time limit."""
+"""The dlx backend on grid puzzles: known counts, agreement with CP-SAT, DLX files of puzzles, the time limit.
+
+Exact cover as a problem of its own (DLX1-DLX3 files, Knuth's exports) is tested in test_exact_cover.py.
+"""
 
 import random
 
@@ -6,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cpmodels import BACKENDS, Cage, GridPuzzle, ParseError, is_solution, solve, sudoku_puzzle
+from cpmodels import BACKENDS, Cage, GridPuzzle, ParseError, PuzzleError, is_solution, solve, sudoku_puzzle
 from cpmodels.backends.cpsat import CpsatBackend
 from cpmodels.backends.dlx import compile_puzzle, exact_cover, solve_exact_cover
 from cpmodels.formats.dlx import cover_from_names, item_names, read_dlx, solve_dlx, write_dlx, write_exact_cover
@@ -185,18 +188,19 @@ def test_time_limit_is_honoured(dlx):
 def test_knuths_example_has_one_solution():
     result, options = solve_dlx(KNUTH, limit=10)
     assert result.count == 1 and result.complete
-    assert [options[k] for k in result.solutions[0]] == [["c", "e"], ["a", "d", "f"], ["b", "g"]]
+    assert [options[k] for k in sorted(result.solutions[0])] == [["c", "e"], ["a", "d", "f"], ["b", "g"]]
+    assert (result.nodes, result.updates) == (6, 29)  # DLX1's counts on this file
 
 
 def test_secondary_items_are_covered_at_most_once():
     text = "| x and y primary, s secondary\nx y | s\nx s\ny s\nx\ny\n"
     result, _ = solve_dlx(text, limit=10)
-    assert result.complete and sorted(result.solutions) == [(0, 3), (1, 2), (2, 3)]
+    assert result.complete and sorted(tuple(sorted(s)) for s in result.solutions) == [(0, 3), (1, 2), (2, 3)]
 
 
 def test_exact_cover_from_lists():
     cover = exact_cover(7, 0, [[2, 4], [0, 3, 6], [1, 2, 5], [0, 3, 5], [1, 6], [3, 4, 6]])
-    assert solve_exact_cover(cover, limit=5).solutions == [(0, 3, 4)]
+    assert [sorted(s) for s in solve_exact_cover(cover, limit=5).solutions] == [[0, 3, 4]]
     assert cover.option(3) == [0, 3, 5] and cover.n_items == 7 and cover.n_options == 6
 
 
@@ -261,7 +265,14 @@ def test_short_units_are_secondary_items():
 @pytest.mark.parametrize(
     ("text", "message", "line", "column"),
     [
-        ("a b\na b:1\n", "DLX2 colour", 2, 3),
+        ("a b\na b:1\n", "primary item 'b' takes no colour", 2, 4),
+        ("a | b\na b:\n", "no colour after the ':'", 2, 4),
+        ("a 0|b\na\n", "upper bound is zero", 1, 3),
+        ("a 3:2|b\na\n", "lower bound 3 exceeds the upper bound 2", 1, 3),
+        ("a | 2|b\na\n", "a secondary item has no bounds", 1, 6),
+        ("a b\n:x b\n", "an empty item name", 2, 1),
+        ("a b\n", "no options", 1, None),
+        ("", "no item line", 1, None),
         ("a b\na z\n", "unknown item 'z'", 2, 3),
         ("a | b | c\na\n", "a second '|'", 1, 7),
         ("| comment\nabcdefghi\n", "at most 8 characters", 2, 1),
@@ -280,8 +291,8 @@ def test_can_solve_refuses_what_it_cannot_model():
     backend = BACKENDS["dlx"]
     assert backend.can_solve(sudoku_puzzle([0] * 81)) is None
     assert "above 64" in backend.can_solve(GridPuzzle(65, (), (0,) * 65**2))
-    line_cage = GridPuzzle(3, (), (0,) * 9, (Cage(((0, 0), (0, 1)), "+", 3),))
-    assert "not a unit" in backend.can_solve(line_cage)
+    with pytest.raises(PuzzleError, match="not a unit"):  # refused by the puzzle itself now, before any backend
+        GridPuzzle(3, (), (0,) * 9, (Cage(((0, 0), (0, 1)), "+", 3),))
 
 
 # ---- keep, and limits beyond 64 bits ---------------------------------------------------------------
@@ -299,7 +310,7 @@ def test_solve_exact_cover_keeps_and_clamps():
     """Knuth's example has one cover; Latin squares of order 3 as an exact cover, 12 counted, 2 kept."""
     knuth = exact_cover(7, 0, [[2, 4], [0, 3, 6], [1, 2, 5], [0, 3, 5], [1, 6], [3, 4, 6]])
     found = solve_exact_cover(knuth, limit=2**64, time_limit=float("inf"))
-    assert found.solutions == [(0, 3, 4)] and found.count == 1 and found.complete
+    assert [sorted(s) for s in found.solutions] == [[0, 3, 4]] and found.count == 1 and found.complete
     latin = compile_puzzle(GridPuzzle(3, latin_units(3), (0,) * 9)).cover
     two = solve_exact_cover(latin, limit=10**30, keep=2)
     assert two.count == 12 and two.complete and len(two.solutions) == 2

@@ -1,6 +1,13 @@
-"""Exact cover with dancing links (Knuth's Algorithm X): a grid puzzle compiled to items and options.
+"""Exact cover with dancing links (Knuth's Algorithm X): exact-cover problems, and a grid puzzle compiled to one.
 
-The compilation, for any grid puzzle (no family is assumed):
+Exact cover as a problem family of its own (formats/dlx.py holds the problem type, ExactCoverProblem,
+and Knuth's DLX1-DLX3 files): `solve_cover` (first solutions), `count_cover` (a count that keeps only
+its witnesses), `iter_cover` (solutions as they come). Each takes the problem or its numeric form
+`ExactCover`, a solution limit, a time limit, a node or update limit, and Knuth's branching rule or the
+grid backend's (dlx_kernel.py's docstring says how they differ). Statistics are Knuth's: `nodes`,
+`updates`, `cleansings` (dlx_kernel.py), so a DLX1 file gives DLX1's node and update counts.
+
+The compilation of a grid puzzle (no family is assumed):
 
 - items: one primary item per empty cell ("the cell holds a value"), one per (unit, value) for every
   unit of exactly n cells ("the unit holds the value"); units of fewer than n cells give secondary
@@ -13,55 +20,88 @@ The compilation, for any grid puzzle (no family is assumed):
   that would cover one of those. In a DLX file a given is instead an option forced in advance: the
   given cell's only option, so that the file stands alone.
 
-Knuth's DLX1 files (reading them, writing a puzzle's exact cover, item names) are in formats/dlx.py.
+Knuth's DLX files (reading them, writing a puzzle's exact cover, item names) are in formats/dlx.py; his
+SUDOKU-DLX and SUDOKU (for DANCE) exports are in formats/knuth.py.
 
-The search (dlx_kernel.py) is Knuth's DLX1 in numba with the minimum-remaining-values rule, run in
-chunks of a work budget with the clock read between chunks, so that the time limit is honoured.
+The search (dlx_kernel.py) is Knuth's, run in chunks of a work budget with the clock read between
+chunks, so that the time limit is honoured; solutions past the ones kept are only counted.
 
-stats: "nodes" (options tried), "build_s", "search_s" (base.STAT_NAMES), and the backend's own:
-"updates" (link updates), "items" and "options" (the size of the exact cover).
+stats: "nodes" (search nodes, Knuth's count), "build_s", "search_s" (base.STAT_NAMES), and the
+backend's own: "updates" (Knuth's count), "items" and "options" (the size of the exact cover).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Generator, Iterator, Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import islice
+from itertools import chain, islice
 from types import ModuleType
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from .. import cages as cage_rules
 from ..errors import BackendUnavailableError, CpModelsError
 from ..grid import Cage, GridPuzzle, cells_named
-from .base import Capabilities, SolveResult, SolveTimer, capability_problem, kept, search_limit, unreachable_cage
+from .base import (
+    KEEP_ALL,
+    MAX_COUNT,
+    WITNESSES,
+    Capabilities,
+    SolveResult,
+    SolveTimer,
+    capability_problem,
+    kept,
+    search_limit,
+    unreachable_cage,
+)
+
+if TYPE_CHECKING:
+    from ..formats.dlx import ExactCoverProblem
 
 MAX_CAGE_OPTIONS = 200_000
 """A cage allowing more value tuples than this is refused (can_solve says so)."""
 MAX_OPTIONS = 5_000_000
 """A puzzle whose exact cover would have more options than this is refused."""
 BUFFER_CELLS = 1 << 22
-"""Solutions are handed out of the kernel in buffers of at most this many option numbers."""
+"""Solutions are handed out of the kernel in buffers of at most this many int32 (moves of 4 fields)."""
+ITERATOR_ROWS = 256
+"""iter_cover hands solutions out of the kernel at most this many at a time."""
 FIRST_CHUNK = 50_000
 """The work budget (nodes + updates) of the first kernel call of a timed search, before it has a rate."""
 CHUNK_SECONDS = 0.02
 """A search aims at kernel calls this long (timed or not), so that it overshoots its time limit by about this
 much and a signal handler (Ctrl-C) runs between two calls."""
+RULES = {"knuth": 0, "stop-at-1": 1}
+"""Branching rules: Knuth's exact minimum-remaining-values scan (his node counts), or the same scan stopped
+at the first item with one option (fewer items scanned; other ties, so other node counts)."""
+GRID_RULE = "stop-at-1"
+"""The rule the grid backend searches with (benchmarks/RESULTS.md, "Exact cover", compares the two)."""
+_NO_COLOURS = np.zeros(0, np.int32)
+_NO_BOUNDS = np.zeros(0, np.int64)
 
 
-# ---- the exact-cover problem ---------------------------------------------------------------
+# ---- the exact-cover problem in numbers ------------------------------------------------------
 
 
 @dataclass(frozen=True, eq=False)
 class ExactCover:
-    """Items 0..n_primary-1 primary, the rest secondary; options as CSR rows of items (option_start, option_items)."""
+    """Items 0..n_primary-1 primary, the rest secondary; options as CSR rows of items (option_start, option_items).
+
+    colours: a colour number per entry of option_items (0: none; only on secondary items), or None;
+    lower, upper: each primary item's bounds (DLX3: covered at least lower, at most upper times), or None
+    for exactly once each.
+    """
 
     n_primary: int
     n_secondary: int
     option_start: np.ndarray
     option_items: np.ndarray
+    colours: np.ndarray | None = None
+    lower: np.ndarray | None = None
+    upper: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         sizes = np.diff(self.option_start)
@@ -69,6 +109,23 @@ class ExactCover:
             raise CpModelsError(f"an option names an item outside 0..{self.n_items - 1}")
         if (sizes < 1).any():
             raise CpModelsError(f"option {int(np.argmin(sizes))} covers no item")
+        if self.colours is not None and (
+            len(self.colours) != len(self.option_items)
+            or (self.colours < 0).any()
+            or (self.colours[self.option_items < self.n_primary] != 0).any()
+        ):
+            raise CpModelsError("colours: one number >= 0 per entry, and 0 on every primary item")
+        if (self.lower is None) != (self.upper is None) or (
+            self.upper is not None
+            and self.lower is not None
+            and (
+                len(self.upper) != self.n_primary
+                or len(self.lower) != self.n_primary
+                or (self.lower < 0).any()
+                or (self.upper < np.maximum(self.lower, 1)).any()
+            )
+        ):
+            raise CpModelsError("bounds: lower and upper for every primary item, 0 <= lower <= upper, upper >= 1")
 
     @property
     def n_items(self) -> int:
@@ -80,25 +137,86 @@ class ExactCover:
         """The number of options."""
         return len(self.option_start) - 1
 
+    @property
+    def is_bounded(self) -> bool:
+        """Whether some primary item may be covered other than exactly once (DLX3)."""
+        return self.upper is not None and bool(((self.lower != 1) | (self.upper != 1)).any())
+
+    @property
+    def is_coloured(self) -> bool:
+        """Whether some option gives a secondary item a colour (DLX2)."""
+        return self.colours is not None and bool(self.colours.any())
+
     def option(self, k: int) -> list[int]:
         """The items of option k, 0-based."""
         return self.option_items[self.option_start[k] : self.option_start[k + 1]].tolist()
 
 
-def exact_cover(n_primary: int, n_secondary: int, options: Sequence[Sequence[int]]) -> ExactCover:
-    """The ExactCover with these counts of items and options given as lists of 0-based items."""
+def exact_cover(
+    n_primary: int,
+    n_secondary: int,
+    options: Sequence[Sequence[int]],
+    colours: Sequence[Sequence[int]] | None = None,
+    bounds: Sequence[tuple[int, int]] | None = None,
+) -> ExactCover:
+    """The ExactCover of options given as lists of 0-based items (colours: a list of numbers per option)."""
     start = np.zeros(len(options) + 1, np.int64)
     start[1:] = np.cumsum([len(o) for o in options])
-    items = np.fromiter((i for o in options for i in o), np.int32, int(start[-1]))
+    items = np.fromiter(chain.from_iterable(options), np.int32, int(start[-1]))
     for k, o in enumerate(options):
         if len(set(o)) != len(o):
             raise CpModelsError(f"option {k} names an item twice: {list(o)}")
-    return ExactCover(n_primary, n_secondary, start, items)
+    numbers = None if colours is None else np.fromiter(chain.from_iterable(colours), np.int32, int(start[-1]))
+    lower = upper = None
+    if bounds is not None:
+        lower = np.array([b[0] for b in bounds], np.int64).reshape(len(bounds))
+        upper = np.array([b[1] for b in bounds], np.int64).reshape(len(bounds))
+    return ExactCover(n_primary, n_secondary, start, items, numbers, lower, upper)
+
+
+def cover_of(problem: ExactCoverProblem | ExactCover) -> ExactCover:
+    """The numeric ExactCover of a named problem (items numbered in order, colours by first appearance)."""
+    if isinstance(problem, ExactCover):
+        return problem
+    colours = None
+    if problem.colours:
+        number: dict[str, int] = {"": 0}
+        colours = [[number.setdefault(c, len(number)) for c in row] for row in problem.colours]
+    return exact_cover(
+        problem.n_primary, len(problem.items) - problem.n_primary, problem.options, colours, problem.bounds or None
+    )
+
+
+class Move(NamedTuple):
+    """One level of a solution, as Knuth's programs print it: `option's items (position of degree)`."""
+
+    option: int
+    """The option chosen, 0-based; -1 for DLX3's null move (the item gets no more options)."""
+    item: int
+    """The item branched on, 0-based."""
+    position: int
+    """k of `(k of n)`: the option's place among the options the item had when it was branched on."""
+    degree: int
+    """n of `(k of n)`: the branching degree (DLX1: how many options the item had)."""
+
+
+class CoverSolution(NamedTuple):
+    """A solution: its options in the order chosen (null moves left out), and each level's move."""
+
+    options: tuple[int, ...]
+    moves: tuple[Move, ...]
 
 
 @dataclass
 class CoverResult:
-    """The outcome of an exact-cover search: solutions as sorted 0-based option numbers, and counters."""
+    """The outcome of an exact-cover search: the solutions kept, the count, and Knuth's counters.
+
+    solutions: each a tuple of 0-based options in the order the search chose them (level by level; sort
+    it for a canonical form); the first `keep` found. count: every solution found, exact when
+    `complete`. stopped: why an incomplete search stopped: "limit" (the solutions asked for were found),
+    "time", "nodes" or "updates" (a limit), None when complete. moves: with trace=True, each kept
+    solution's moves (Move), for Knuth's `(k of n)`.
+    """
 
     solutions: list[tuple[int, ...]]
     count: int
@@ -106,6 +224,10 @@ class CoverResult:
     nodes: int
     updates: int
     wall_s: float
+    cleansings: int = 0
+    stopped: str | None = None
+    moves: list[tuple[Move, ...]] = field(default_factory=list)
+    stats: dict[str, float] = field(default_factory=dict)
 
 
 # ---- the search driver ---------------------------------------------------------------------
@@ -118,39 +240,98 @@ def _kernel() -> ModuleType:
     return dlx_kernel
 
 
-def _search(
-    cover: ExactCover, limit: int, keep: int, deadline: float | None, take: Callable[[np.ndarray], object]
-) -> tuple[bool, int, int, int]:
-    """Algorithm X up to `limit` solutions or `deadline`; `take` gets the first `keep` in blocks.
+@dataclass
+class _Outcome:
+    """How a run of the kernel ended: finished (the whole space seen), solutions found, counters, why it stopped."""
 
-    Returns (complete, solutions found, nodes, updates). The kernel runs in calls of about
-    CHUNK_SECONDS of work, with or without a deadline, so that the clock is read and a signal
-    handler can run between calls; solutions past `keep` are only counted, never stored.
+    finished: bool
+    found: int
+    nodes: int
+    updates: int
+    cleansings: int
+    stopped: str | None
+
+
+def _depth(cover: ExactCover) -> int:
+    """The most levels a search can reach: one per primary item (DLX3: per option allowed, and a null move each)."""
+    if not cover.is_bounded or cover.upper is None:
+        return cover.n_primary + 1
+    return int(min(int(cover.upper.sum()), cover.n_options)) + cover.n_primary + 1
+
+
+def _run(
+    cover: ExactCover,
+    limit: int,
+    keep: int,
+    deadline: float | None,
+    node_limit: int | None = None,
+    update_limit: int | None = None,
+    rule: str = "knuth",
+    rows: int | None = None,
+) -> Generator[tuple[np.ndarray, np.ndarray], None, _Outcome]:
+    """Algorithm X up to `limit` solutions, `deadline` or a node/update limit, yielding the first `keep` in blocks.
+
+    Each block is (moves: solutions x levels x 4 fields, sizes: levels per solution), valid until the
+    next one is asked for. The kernel runs in calls of about CHUNK_SECONDS of work, so that the clock is
+    read and a signal handler can run between calls; solutions past `keep` are only counted.
     """
     kernel = _kernel()
+    if rule not in RULES:
+        raise CpModelsError(f"unknown branching rule {rule!r}; choose one of: {', '.join(RULES)}")
     limit, keep = search_limit(limit), min(keep, search_limit(limit))
-    links = kernel.build_links(cover.n_primary, cover.n_items, cover.option_start, cover.option_items)
-    depth = cover.n_primary + 1
-    x = np.zeros(depth, np.int32)
-    chosen = np.zeros(depth, np.int32)
+    colours = _NO_COLOURS if cover.colours is None else cover.colours
+    lower, upper = (
+        (_NO_BOUNDS, _NO_BOUNDS) if cover.lower is None or cover.upper is None else (cover.lower, cover.upper)
+    )
+    links = kernel.build_links(
+        cover.n_primary, cover.n_items, cover.option_start, cover.option_items, colours, lower, upper
+    )
+    depth = _depth(cover)
+    levels = np.zeros((5, depth), np.int32)
     state = np.zeros(kernel.STATE_SIZE, np.int64)
-    buffer = np.empty((max(1, min(keep, BUFFER_CELLS // depth)), depth), np.int32)
+    size = max(1, min(keep, rows or BUFFER_CELLS // (kernel.MOVE_FIELDS * depth)))
+    buffer = np.empty((size, depth, kernel.MOVE_FIELDS), np.int32)
+    sizes = np.empty(size, np.int32)
+    caps = [MAX_COUNT if x is None else search_limit(x) for x in (node_limit, update_limit)]
+    bounded, coloured = cover.is_bounded, cover.is_coloured
+    if bounded or coloured:  # DLX2, DLX3
+        search, arrays, flags = kernel.search_general, links, (int(bounded), int(coloured), RULES[rule])
+    else:  # DLX1: llink, rlink, length, ulink, dlink, top, option_of
+        search, arrays, flags = kernel.search, links[:3] + links[5:8] + links[9:], (RULES[rule],)
+    general = (cover.n_primary,) if bounded or coloured else ()
     found, stored, budget = 0, 0, FIRST_CHUNK
     while True:
         began = time.perf_counter()
         work = int(state[kernel.NODES] + state[kernel.UPDATES])
-        k, w, nodes, updates, finished = kernel.search(
-            *links, x, chosen, state, buffer, limit - found, keep - stored, budget
+        k, w, finished = search(
+            *arrays, levels, state, buffer, sizes, *general, limit - found, keep - stored, budget, *caps, *flags
         )
         if w:
-            take(buffer[:w])
+            yield buffer[:w], sizes[:w]
             stored += w
         found += k
         now = time.perf_counter()
-        if finished or found >= limit or (deadline is not None and now >= deadline):
-            return bool(finished), found, int(nodes), int(updates)
+        counters = int(state[kernel.NODES]), int(state[kernel.UPDATES]), int(state[kernel.CLEANSINGS])
+        stopped = None if finished else _stopped(found >= limit, deadline, now, counters, caps)
+        if finished or stopped:
+            return _Outcome(bool(finished), found, *counters, stopped)
         left = None if deadline is None else deadline - now
-        budget = _next_budget(int(nodes + updates) - work, now - began, left)
+        budget = _next_budget(counters[0] + counters[1] - work, now - began, left)
+
+
+def _stopped(
+    enough: bool, deadline: float | None, now: float, counters: tuple[int, int, int], caps: list[int]
+) -> str | None:
+    """Why a search that has not finished stops now ("limit", "time", "nodes", "updates"), or None to go on."""
+    if enough:
+        return "limit"
+    if counters[0] >= caps[0]:
+        return "nodes"
+    if counters[1] >= caps[1]:
+        return "updates"
+    if deadline is not None and now >= deadline:
+        return "time"
+    return None
 
 
 def _next_budget(work: int, seconds: float, left: float | None) -> int:
@@ -159,32 +340,182 @@ def _next_budget(work: int, seconds: float, left: float | None) -> int:
     return max(1_000, int(rate * (CHUNK_SECONDS if left is None else min(CHUNK_SECONDS, left))))
 
 
+def _search(
+    cover: ExactCover, limit: int, keep: int, deadline: float | None, take: Callable[[np.ndarray, np.ndarray], object]
+) -> tuple[bool, int, int, int]:
+    """The grid backend's search: DLX1 with GRID_RULE, `take(moves, sizes)` getting the first `keep` solutions.
+
+    Returns (complete, solutions found, nodes, updates). _run's loop written out for DLX1 alone: a grid
+    puzzle's cover has neither colours nor bounds, and a solve spends less here (about 30 us a Sudoku).
+    """
+    kernel = _kernel()
+    limit, keep = search_limit(limit), min(keep, search_limit(limit))
+    if cover.n_secondary:  # units of fewer cells than the order: secondary items, which build_links1 does not know
+        links = kernel.build_links(
+            cover.n_primary, cover.n_items, cover.option_start, cover.option_items, _NO_COLOURS, _NO_BOUNDS, _NO_BOUNDS
+        )
+        links = links[:3] + links[5:8] + links[9:]
+    else:
+        links = kernel.build_links1(cover.n_items, cover.option_start, cover.option_items)
+    depth = cover.n_primary + 1
+    levels = np.zeros((5, depth), np.int32)
+    state = np.zeros(kernel.STATE_SIZE, np.int64)
+    buffer = np.empty(
+        (max(1, min(keep, BUFFER_CELLS // (kernel.MOVE_FIELDS * depth))), depth, kernel.MOVE_FIELDS), np.int32
+    )
+    sizes = np.empty(len(buffer), np.int32)
+    rule = RULES[GRID_RULE]
+    found, stored, budget = 0, 0, FIRST_CHUNK
+    while True:
+        began = time.perf_counter()
+        work = int(state[kernel.NODES] + state[kernel.UPDATES])
+        k, w, finished = kernel.search(
+            *links, levels, state, buffer, sizes, limit - found, keep - stored, budget, MAX_COUNT, MAX_COUNT, rule
+        )
+        if w:
+            take(buffer[:w], sizes[:w])
+            stored += w
+        found += k
+        now = time.perf_counter()
+        nodes, updates = int(state[kernel.NODES]), int(state[kernel.UPDATES])
+        if finished or found >= limit or (deadline is not None and now >= deadline):
+            return bool(finished), found, nodes, updates
+        left = None if deadline is None else deadline - now
+        budget = _next_budget(nodes + updates - work, now - began, left)
+
+
+def _default_keep(limit: int, keep: int | None) -> int:
+    """What a cover search keeps: `keep`, else every solution up to KEEP_ALL asked for, else WITNESSES (as solve)."""
+    if keep is not None:
+        return kept(limit, keep)
+    return kept(limit, None) if limit <= KEEP_ALL else WITNESSES
+
+
+def _solutions(moves: np.ndarray, sizes: np.ndarray) -> list[tuple[int, ...]]:
+    """The options of each solution in a block, in the order chosen (null moves, -1, left out)."""
+    rows = moves[:, :, 0].tolist()
+    return [tuple(o for o in row[:size] if o >= 0) for row, size in zip(rows, sizes.tolist(), strict=True)]
+
+
+def _moves(moves: np.ndarray, sizes: np.ndarray) -> list[tuple[Move, ...]]:
+    """The moves of each solution in a block."""
+    return [tuple(Move(*m) for m in row[:size]) for row, size in zip(moves.tolist(), sizes.tolist(), strict=True)]
+
+
+def solve_cover(
+    problem: ExactCoverProblem | ExactCover,
+    *,
+    limit: int = 1,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    update_limit: int | None = None,
+    keep: int | None = None,
+    rule: str = "knuth",
+    trace: bool = False,
+) -> CoverResult:
+    """Up to `limit` exact covers of `problem`, the first `keep` kept, and Knuth's counters.
+
+    An exact cover is a set of options covering each primary item once (DLX3: within its bounds) and each
+    secondary item at most once or (DLX2) always in the same colour.
+
+    The first `keep` are returned (default: all when limit <= KEEP_ALL, else WITNESSES); `count` counts
+    every one found. The search stops at `time_limit` seconds, `node_limit` nodes or `update_limit` updates.
+    """
+    timer = SolveTimer()
+    cover = cover_of(problem)
+    timer.built()
+    solutions: list[tuple[int, ...]] = []
+    moves: list[tuple[Move, ...]] = []
+    run = _run(cover, limit, _default_keep(limit, keep), timer.deadline(time_limit), node_limit, update_limit, rule)
+    while True:
+        try:
+            block, sizes = next(run)
+        except StopIteration as end:
+            outcome: _Outcome = end.value
+            break
+        solutions.extend(_solutions(block, sizes))
+        if trace:
+            moves.extend(_moves(block, sizes))
+    return _result(timer, cover, outcome, solutions, moves)
+
+
+def _result(
+    timer: SolveTimer,
+    cover: ExactCover,
+    outcome: _Outcome,
+    solutions: list[tuple[int, ...]],
+    moves: list[tuple[Move, ...]],
+) -> CoverResult:
+    """The CoverResult of a finished run, with its statistics."""
+    now = time.perf_counter()
+    built = timer.built_at if timer.built_at is not None else now
+    stats: dict[str, float] = {
+        "nodes": outcome.nodes,
+        "updates": outcome.updates,
+        "cleansings": outcome.cleansings,
+        "build_s": built - timer.start,
+        "search_s": now - built,
+        "items": cover.n_items,
+        "options": cover.n_options,
+    }
+    return CoverResult(
+        solutions, outcome.found, outcome.finished, outcome.nodes, outcome.updates, now - timer.start,
+        outcome.cleansings, outcome.stopped, moves, stats,
+    )  # fmt: skip
+
+
+def count_cover(
+    problem: ExactCoverProblem | ExactCover,
+    limit: int | None = None,
+    *,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    update_limit: int | None = None,
+    keep: int = WITNESSES,
+    rule: str = "knuth",
+) -> CoverResult:
+    """The number of exact covers (up to `limit`, None: all), keeping only the first `keep` as witnesses."""
+    return solve_cover(
+        problem, limit=search_limit(2**62 if limit is None else limit), time_limit=time_limit,
+        node_limit=node_limit, update_limit=update_limit, keep=keep, rule=rule,
+    )  # fmt: skip
+
+
+def iter_cover(
+    problem: ExactCoverProblem | ExactCover,
+    *,
+    limit: int | None = None,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    update_limit: int | None = None,
+    rule: str = "knuth",
+) -> Iterator[CoverSolution]:
+    """The exact covers one by one as the search finds them (options and moves), up to `limit` (None: all)."""
+    timer = SolveTimer()
+    limit = search_limit(2**62 if limit is None else limit)
+    run = _run(
+        cover_of(problem), limit, limit, timer.deadline(time_limit), node_limit, update_limit, rule, ITERATOR_ROWS
+    )
+    for block, sizes in run:
+        for options, moves in zip(_solutions(block, sizes), _moves(block, sizes), strict=True):
+            yield CoverSolution(options, moves)
+
+
 def solve_exact_cover(
     cover: ExactCover, *, limit: int = 1, time_limit: float | None = None, keep: int | None = None
 ) -> CoverResult:
-    """Up to `limit` exact covers: sets of options covering each primary item once and each secondary at most once.
-
-    The first `keep` (None: all) are returned; `count` counts every one found.
-    """
-    timer = SolveTimer()
-    solutions: list[tuple[int, ...]] = []
-    take = lambda block: solutions.extend(_option_sets(block))  # noqa: E731
-    complete, found, nodes, updates = _search(cover, limit, kept(limit, keep), timer.deadline(time_limit), take)
-    return CoverResult(solutions, found, complete, nodes, updates, time.perf_counter() - timer.start)
-
-
-def _option_sets(block: np.ndarray) -> list[tuple[int, ...]]:
-    """The rows of a block of solutions as sorted tuples of option numbers (the -1 padding dropped)."""
-    return [tuple(sorted(o for o in row if o >= 0)) for row in block.tolist()]
+    """Up to `limit` exact covers of `cover` (solve_cover with Knuth's rule); the first `keep` (None: all) returned."""
+    return solve_cover(cover, limit=limit, time_limit=time_limit, keep=kept(limit, keep))
 
 
 def warm_up() -> float:
-    """Compile (or load from numba's cache) every kernel on Knuth's small example; returns the seconds it took."""
+    """Compile (or load from numba's cache) every kernel on small problems; returns the seconds it took."""
     start = time.perf_counter()
     options = [[2, 4], [0, 3, 6], [1, 2, 5], [0, 3, 5], [1, 6], [3, 4, 6]]
     solve_exact_cover(exact_cover(7, 0, options), limit=2, time_limit=10.0)
+    solve_cover(exact_cover(2, 1, [[0, 2], [1, 2], [0], [1]], [[0, 1], [0, 1], [0], [0]], [(0, 2), (1, 1)]), limit=5)
     compiled = compile_puzzle(GridPuzzle(1, ((0,),), (0,)))
-    _search(compiled.cover, 1, 1, None, lambda block: _grids(compiled, block))
+    _search(compiled.cover, 1, 1, None, lambda block, sizes: _grids(compiled, block, sizes))
     return time.perf_counter() - start
 
 
@@ -377,9 +708,12 @@ def _csr(arrays: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     return start, flat
 
 
-def _grids(compiled: CompiledPuzzle, block: np.ndarray) -> list[tuple[int, ...]]:
-    """The row-major grids of the solutions in `block` (rows of option numbers)."""
-    grids = _kernel().decode(block, len(block), compiled.cell_start, compiled.cells, compiled.values, compiled.givens)
+def _grids(compiled: CompiledPuzzle, block: np.ndarray, sizes: np.ndarray) -> list[tuple[int, ...]]:
+    """The row-major grids of the solutions in `block` (moves of each level, `sizes` levels each)."""
+    kernel = _kernel()
+    grids = kernel.decode(
+        block, sizes, len(block), compiled.cell_start, compiled.cells, compiled.values, compiled.givens
+    )
     return list(map(tuple, grids.tolist()))
 
 
@@ -422,7 +756,7 @@ class DlxBackend:
         if compiled.infeasible:
             return timer.finish(self.name, [], limit, True, stats)
         solutions: list[tuple[int, ...]] = []
-        take = lambda b: solutions.extend(_grids(compiled, b))  # noqa: E731
+        take = lambda b, sizes: solutions.extend(_grids(compiled, b, sizes))  # noqa: E731
         complete, found, nodes, updates = _search(cover, limit, kept(limit, keep), timer.deadline(time_limit), take)
         stats |= {"nodes": nodes, "updates": updates}
         return timer.finish(self.name, solutions, limit, complete, stats, found)

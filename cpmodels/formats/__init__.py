@@ -5,7 +5,8 @@ reader, its writer, and how several puzzles are written one after another (its s
 
 Modules: text (the located-text primitives every reader uses: Entry, Token, content lines, the bounded
 integer parser), sudoku (line, grid, Gecode lines, JSON grids), mathdoku (six cage-file formats and the
-bordered drawing), latin (pls, qwh), tatham (Keen and Solo game IDs), dlx (Knuth's DLX1 exact-cover files).
+bordered drawing), latin (pls, qwh), tatham (Keen and Solo game IDs), dlx (exact-cover problems and Knuth's
+DLX1-DLX3 files), knuth (Knuth's SUDOKU-DLX and DANCE exports of a Sudoku).
 
 Detection (`detect`) tries the formats in DETECTION_ORDER and stops at the first whose sniff matches.
 The most distinctive come first, each looking at the first content line or two: Solo and Keen game IDs,
@@ -16,7 +17,7 @@ Sudoku file costs the other detectors a glance at its first line. A text none of
 Streams (`write_puzzles`): what a writer writes for several puzzles, one after another, its reader reads
 back: one a line (line, oneline, qwh, keen, solo), one JSON value after another (json), a blank line
 between grids (grid), a `---` line between files of one puzzle (cagelist, lettergrid, indexgrid,
-cellnames, pls); a DLX1 file holds one puzzle.
+cellnames, pls); a DLX file (dlx, sudoku-dlx, dance) holds one puzzle.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from functools import partial
 from ..errors import CpModelsError, ParseError
 from ..grid import GridPuzzle
 from ..sudoku import box_of
-from . import dlx, latin, mathdoku, sudoku, tatham
+from . import dlx, knuth, latin, mathdoku, sudoku, tatham
 from .sudoku import parse_symbols
 from .text import SEPARATOR, Entry, content_lines, empty_input
 
@@ -65,7 +66,7 @@ def _sudoku_reader(fmt: str) -> Reader:
 
     def read(
         text: str, path: str = "<input>", box: tuple[int, int] | None = None, symbols: str = "", **_: object
-    ) -> list[Entry]:
+    ) -> Iterable[Entry]:
         return sudoku.iter_text(text, path, fmt, box, symbols)
 
     return read
@@ -74,7 +75,7 @@ def _sudoku_reader(fmt: str) -> Reader:
 def _reader(read_family: Callable[[str, str, str], Iterable[Entry]], fmt: str) -> Reader:
     """The reader of format `fmt` from its family's iter_text(text, path, fmt); options are ignored."""
 
-    def read(text: str, path: str = "<input>", **_: object) -> list[Entry]:
+    def read(text: str, path: str = "<input>", **_: object) -> Iterable[Entry]:
         return read_family(text, path, fmt)
 
     return read
@@ -180,6 +181,24 @@ _ALL = (
         None,
         None,
         dlx.write_dlx,
+        None,
+    ),
+    Format(
+        "sudoku-dlx",
+        ("exact cover",),
+        "what Knuth's SUDOKU-DLX writes for a plain Sudoku: |sudoku!... comment, pRC rRD cCD bBD (written only)",
+        None,
+        None,
+        knuth.write_sudoku_dlx,
+        None,
+    ),
+    Format(
+        "dance",
+        ("exact cover",),
+        "what Knuth's SUDOKU (2005) writes for DANCE for a plain Sudoku: pRC rKD cKD bKD (written only)",
+        None,
+        None,
+        knuth.write_dance,
         None,
     ),
 )

@@ -65,14 +65,13 @@ def iter_text(text: str, path: str = "<input>", fmt: str = "auto") -> Iterator[E
     lines = content_lines(text)
     if fmt not in FORMATS:
         raise CpModelsError(f"unknown QWH format {fmt!r}; choose one of: auto, {', '.join(FORMATS)}")
-    if fmt == "pls":
-        parts = sections(lines)
+    parts = sections(lines) if fmt == "pls" else []
+    if not lines or (fmt == "pls" and not parts):
+        yield from empty_input(path)
+    elif fmt == "pls":
         yield from (entry_from(part[0][0], path, partial(_read_pls, part, path)) for part in parts)
     else:
-        parts = lines
         yield from (entry_from(k, path, partial(_read_qwh_line, ln, k, path)) for k, ln in lines)
-    if not parts:
-        yield from empty_input(path)
 
 
 def _entry_value(tok: Token, n: int) -> int:

@@ -1,8 +1,9 @@
 """Located text: the primitives every reader uses, so that every error points at its culprit.
 
-The Entry a reader yields per puzzle, the one line splitter and content lines, the Token (a piece of
-text that knows where it is), the Locator of character offsets, the one bounded integer parser and the
-largest order read. A leaf module: it imports only errors and grid.
+Bytes decoded into text (invalid UTF-8 and NUL bytes refused where they are), the Entry a reader yields
+per puzzle, the one line splitter and content lines, the Token (a piece of text that knows where it is),
+the Locator of character offsets, the one bounded integer parser and the largest order read. A leaf
+module: it imports only errors and grid (and, for type checking only, formats.dlx).
 """
 
 from __future__ import annotations
@@ -11,9 +12,13 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..errors import CpModelsError, ParseError
 from ..grid import GridPuzzle
+
+if TYPE_CHECKING:
+    from .dlx import ExactCoverProblem
 
 MAX_DIGITS = 18
 """The longest number a reader takes, in digits: more is an error, never a traceback (int() refuses 4,300)."""
@@ -27,9 +32,33 @@ LINE_BREAK = re.compile(r"\r\n|\r|\n")
 """Where lines end, as an editor counts them: \\n, \\r\\n or a lone \\r (never \\f, \\v or U+2028)."""
 
 
+def decode_text(data: bytes, path: str) -> str:
+    """`data` as UTF-8 text without a byte-order mark; a located ParseError for invalid UTF-8 or a NUL byte."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        message = f"invalid UTF-8 (byte 0x{data[e.start]:02x}); save the file as UTF-8"
+        raise _byte_error(message, data, e.start, path) from None
+    nul = data.find(b"\0")
+    if nul >= 0:
+        raise _byte_error("a NUL byte: this looks like a binary file, not text", data, nul, path)
+    return text
+
+
+def _byte_error(message: str, data: bytes, offset: int, path: str) -> ParseError:
+    """A ParseError at byte `offset` of `data`, located by line and column (columns count bytes)."""
+    start, end = data.rfind(b"\n", 0, offset) + 1, data.find(b"\n", offset)
+    line = data[start : end if end >= 0 else len(data)]
+    text = line.decode("utf-8", "replace").replace("\0", " ")
+    return ParseError(message, path=path, line=data.count(b"\n", 0, offset) + 1, column=offset - start + 1, text=text)
+
+
 @dataclass(frozen=True)
 class Entry:
-    """One puzzle read from text, or the error that stopped it; `line` is where it starts (1-based)."""
+    """One puzzle read from text, or the error that stopped it; `line` is where it starts (1-based).
+
+    Exactly one of puzzle, cover (an exact-cover problem, from a DLX file) and error is set.
+    """
 
     line: int
     puzzle: GridPuzzle | None = None
@@ -44,6 +73,9 @@ class Entry:
     """The name of the format it was read in (formats.read_text fills it)."""
     symbols: str = ""
     """The one-character symbols its cells were written in, symbols[v - 1] for value v; "" for the default 1-9A-Z."""
+    cover: ExactCoverProblem | None = None
+    """An exact-cover problem read from a DLX file (formats.dlx.read_entries), which has no puzzle: then
+    `puzzle` is None and so is `error`."""
 
 
 def entry_from(line: int, path: str, parse: Callable[[], GridPuzzle | Entry]) -> Entry:

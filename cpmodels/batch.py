@@ -1,0 +1,230 @@
+"""Answering a file of puzzles one by one: outcomes and exit codes, the summary table, --output records, --resume.
+
+Each puzzle ends in one outcome (SEVERITY, the worst first); a file's exit code is that of its worst puzzle's
+outcome (EXIT). Each puzzle's answer is written as soon as it is known: on stdout (Printed) or, with
+`--output FILE`, as a record (Records): its lines, then the end line `#> puzzle K (line L): OUTCOME`, after
+the file's header line `#> cpmodels COMMAND: ...`. `--resume` keeps the complete records, cuts whatever
+follows the last of them (a record torn by a kill, an old summary) and answers only the puzzles after it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from tqdm import tqdm
+
+from .errors import CpModelsError
+from .formats import Entry
+from .interrupts import SIGNALS
+
+EXIT = {
+    "unique": 0,
+    "solved": 0,
+    "multiple": 3,
+    "none": 4,
+    "timeout": 5,
+    "bad input": 2,
+    "disagree": 6,
+    "mismatch": 7,
+    "closed pipe": 141,
+}
+"""The exit code of each outcome (and of a closed output pipe)."""
+SEVERITY = ["disagree", "mismatch", "bad input", "timeout", "none", "multiple", "unique", "solved"]
+"""The outcomes of a puzzle, the worst first: a file's exit code is its worst puzzle's."""
+SUMMARY = ("unique", "multiple", "none", "timeout", "bad input", "disagree", "mismatch")
+"""The rows of check's summary table."""
+FSYNC_EVERY = 0.5
+"""Seconds between two fsyncs of an --output file (each record is flushed at once)."""
+RECORD_HEADER = "#> cpmodels {command}: one record per puzzle, each ending with `#> puzzle K (line L): OUTCOME`"
+"""The first line of an --output file: which command's records it holds."""
+_RECORD_HEADER = re.compile(r"#> cpmodels (\w+): .*\n")
+RECORD_END = "#> puzzle {k} (line {line}): {outcome}"
+"""The last line of puzzle K's record (K counts the input's puzzles from 1; L is the line it starts on)."""
+_RECORD_END = re.compile(rf"#> puzzle (\d+) \(line (\d+)\): ({'|'.join(SEVERITY)})\n")
+
+Answer = Callable[[Entry, bool], tuple[str, str]]
+"""answer(entry, single) -> (outcome, the text to show): one puzzle's work for solve, count or check."""
+
+
+def worst_exit_code(tally: Counter[str]) -> int:
+    """The exit code of the most severe outcome counted (0 when there is none)."""
+    seen = [outcome for outcome in SEVERITY if tally[outcome]]
+    return EXIT[seen[0]] if seen else 0
+
+
+def summary_table(tally: Counter[str]) -> str:
+    """The table of outcome counts, then the total."""
+    rows = [f"{'outcome':<10} {'puzzles':>8}"]
+    rows += [f"{word:<10} {tally[word]:>8}" for word in SUMMARY]
+    rows.append(f"{'total':<10} {sum(tally.values()):>8}")
+    return "\n".join(rows)
+
+
+def answer_all(
+    entries: Iterator[Entry],
+    single: bool,
+    answer: Answer,
+    results: Printed | Records,
+    tally: Counter[str],
+    before_first_puzzle: Callable[[], None],
+) -> None:
+    """Answer every entry in input order, each written and counted in `tally` at once; skip those `results` hold.
+
+    `before_first_puzzle()` runs once, before the first puzzle answered (not for an entry that is an error).
+    """
+    waiting = True
+    for k, entry in enumerate(_progress(entries, single), start=1):
+        if results.answered(k, entry.line):
+            continue
+        if entry.puzzle and waiting:
+            before_first_puzzle()
+            waiting = False
+        outcome, text = _answered(entry, single, answer)
+        with SIGNALS.held():
+            results.write(k, entry.line, outcome, text)
+            tally[outcome] += 1
+
+
+def _progress(entries: Iterator[Entry], single: bool) -> Iterable[Entry]:
+    """`entries` behind a progress bar on stderr that shows after a second (on a terminal, for a file)."""
+    if single:
+        return entries
+    return tqdm(entries, desc="puzzles", unit="puzzle", delay=1.0, disable=None, file=sys.stderr)
+
+
+def _answered(entry: Entry, single: bool, answer: Answer) -> tuple[str, str]:
+    """(outcome, text) for one entry: `answer`'s, or `bad input` with its one-line message on stderr."""
+    error = entry.error
+    if entry.puzzle is not None:
+        try:
+            return answer(entry, single)
+        except CpModelsError as e:  # a backend that cannot take this puzzle, a format that cannot carry it
+            error = e
+    tqdm.write(f"cpmodels: {error}", file=sys.stderr)
+    return "bad input", ""
+
+
+@contextmanager
+def results(output: Path | None, command: str, resume: bool, tally: Counter[str]) -> Iterator[Printed | Records]:
+    """Where the answers go: `output`'s records (an earlier run's outcomes added to `tally`), else stdout."""
+    if not output:
+        yield Printed()
+        return
+    records = Records(output, command, resume)
+    tally.update(records.earlier)
+    try:
+        yield records
+    finally:
+        records.close()
+
+
+class Printed:
+    """Where a batch's answers go without --output: stdout, flushed after each puzzle."""
+
+    def answered(self, k: int, line: int) -> bool:
+        """Never: stdout keeps no earlier run."""
+        return False
+
+    def write(self, k: int, line: int, outcome: str, text: str) -> None:
+        """`text` on stdout (above the progress bar), flushed."""
+        if text:
+            tqdm.write(text)
+        sys.stdout.flush()
+
+    def write_summary(self, text: str) -> None:
+        """The summary on stdout."""
+        print(text, flush=True)
+
+
+class Records:
+    """--output FILE: a header line, then each puzzle's text and end line, flushed at once, fsynced now and then."""
+
+    def __init__(self, path: Path, command: str, resume: bool) -> None:
+        self.path = path
+        self.done, self.last_line, keep, self.earlier = finished_records(path, command) if resume else NO_RECORDS
+        try:
+            with path.open("ab") as f:
+                f.truncate(keep)
+            self.file = path.open("a", encoding="utf-8")
+        except OSError as e:
+            raise CpModelsError(f"{path}: cannot write it: {e.strerror or e}") from None
+        if not keep:
+            self.file.write(RECORD_HEADER.format(command=command) + "\n")
+        self.synced = time.monotonic()
+
+    def answered(self, k: int, line: int) -> bool:
+        """Whether FILE has puzzle k's record; CpModelsError if its last record is of another input."""
+        if k == self.done and line != self.last_line:
+            raise CpModelsError(
+                f"{self.path}: its records are of another input: puzzle {k} is at line {self.last_line} there, "
+                f"at line {line} here; leave out --resume to start again"
+            )
+        return k <= self.done
+
+    def write(self, k: int, line: int, outcome: str, text: str) -> None:
+        """Puzzle k's record, in one write: its text, then its end line."""
+        block = f"{text}\n" if text else ""
+        self.file.write(block + RECORD_END.format(k=k, line=line, outcome=outcome) + "\n")
+        self.file.flush()
+        if time.monotonic() - self.synced >= FSYNC_EVERY:
+            os.fsync(self.file.fileno())
+            self.synced = time.monotonic()
+
+    def write_summary(self, text: str) -> None:
+        """The summary on stdout, and after FILE's records (a resumed run cuts it and writes its own)."""
+        self.file.write(text + "\n")
+        print(text, flush=True)
+
+    def close(self) -> None:
+        """Flush, fsync and close FILE."""
+        self.file.flush()
+        os.fsync(self.file.fileno())
+        self.file.close()
+
+
+NO_RECORDS: tuple[int, int, int, Counter[str]] = (0, 0, 0, Counter())
+"""What finished_records finds in a file without a header: no records, nothing to keep."""
+
+
+def finished_records(path: Path, command: str) -> tuple[int, int, int, Counter[str]]:
+    """(records, input line of the last, byte offset after it, outcome counts) of FILE; NO_RECORDS if no header."""
+    done, last_line, keep, tally = 0, 0, 0, Counter[str]()
+    offset = 0
+    try:
+        with path.open("rb") as f:
+            for k, raw in enumerate(f, start=1):
+                offset += len(raw)
+                text = raw.decode("utf-8", "replace")
+                if k == 1:
+                    if not _is_record_header(path, text, command):
+                        return NO_RECORDS
+                    keep = offset
+                elif found := _RECORD_END.fullmatch(text):
+                    if int(found[1]) != done + 1:
+                        raise CpModelsError(f"{path}:{k}: record {found[1]} follows record {done}: not one run's")
+                    done, last_line, keep = done + 1, int(found[2]), offset
+                    tally[found[3]] += 1
+    except FileNotFoundError:
+        return NO_RECORDS
+    except OSError as e:
+        raise CpModelsError(f"{path}: cannot read it: {e.strerror or e}") from None
+    return done, last_line, keep, tally
+
+
+def _is_record_header(path: Path, first_line: str, command: str) -> bool:
+    """Whether `first_line` is a whole header of `command`'s records; False if torn; CpModelsError if foreign."""
+    found = _RECORD_HEADER.fullmatch(first_line)
+    if not first_line.endswith("\n") and first_line.startswith("#> cpmodels"):
+        return False
+    if not found:
+        raise CpModelsError(f"{path}: not a cpmodels --output file (no `#> cpmodels COMMAND:` first line) to resume")
+    if found[1] != command:
+        raise CpModelsError(f"{path} holds the records of `cpmodels {found[1]}`: resume it with that command")
+    return True
