@@ -440,6 +440,7 @@ def test_the_problem_is_validated_on_construction():
         ((("a", "b"), 1, ((0, 1),), (("x", ""),)), "primary item 'a' takes no colour"),
         ((("a", "b"), 1, ((0,),), (), ((2, 1),)), "bounds 2:1"),
         ((("toolongname", "b"), 1, ((0,),)), "at most 8 characters"),
+        ((("a",), 1, ((0,),), (), (), "two\nlines"), "name is one line"),
     ]:
         with pytest.raises(CpModelsError, match=message):
             ExactCoverProblem(*bad)

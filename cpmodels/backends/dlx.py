@@ -294,10 +294,11 @@ def _run(
     sizes = np.empty(size, np.int32)
     caps = [MAX_COUNT if x is None else search_limit(x) for x in (node_limit, update_limit)]
     bounded, coloured = cover.is_bounded, cover.is_coloured
+    flags: tuple[int, ...] = (RULES[rule],)
     if bounded or coloured:  # DLX2, DLX3
-        search, arrays, flags = kernel.search_general, links, (int(bounded), int(coloured), RULES[rule])
+        search, arrays, flags = kernel.search_general, links, (int(bounded), int(coloured), *flags)
     else:  # DLX1: llink, rlink, length, ulink, dlink, top, option_of
-        search, arrays, flags = kernel.search, links[:3] + links[5:8] + links[9:], (RULES[rule],)
+        search, arrays = kernel.search, links[:3] + links[5:8] + links[9:]
     general = (cover.n_primary,) if bounded or coloured else ()
     found, stored, budget = 0, 0, FIRST_CHUNK
     while True:

@@ -134,6 +134,8 @@ def _check_items(p: ExactCoverProblem) -> str | None:
     """Why the items are wrong (a bad or repeated name, no primary item), or None."""
     if not 1 <= p.n_primary <= len(p.items):
         return f"{p.n_primary} primary items of {len(p.items)}: at least one item must be primary"
+    if "\n" in p.name or "\r" in p.name:
+        return "the problem's name is one line (it is written as the file's first comment)"
     for name in p.items:
         problem = name_problem(name)
         if problem:
