@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from . import cages as cage_rules
 from .errors import PuzzleError
@@ -173,10 +174,16 @@ def _check_cage_lines(p: GridPuzzle) -> None:
 
 
 def explain_violation(puzzle: GridPuzzle, grid: Sequence[int]) -> str | None:
-    """The first rule a row-major `grid` breaks as a sentence in 1-based words, or None if it solves `puzzle`."""
+    """The first rule a row-major `grid` breaks as a sentence in 1-based words, or None if it solves `puzzle`.
+
+    A vectorised test (_holds_everywhere) answers most grids, the right ones; a grid it does not
+    pass is read cell by cell, unit by unit and cage by cage for the first rule broken.
+    """
     n = puzzle.n
     if len(grid) != n * n:
         return f"the grid has {len(grid)} cells, not {n * n}"
+    if _holds_everywhere(puzzle, grid):
+        return None
     for i, v in enumerate(grid):
         if not 1 <= v <= n:
             return f"{cell_name(*puzzle.cell(i))} holds {v}, outside 1..{n}"
@@ -196,3 +203,120 @@ def explain_violation(puzzle: GridPuzzle, grid: Sequence[int]) -> str | None:
 def is_solution(puzzle: GridPuzzle, grid: Sequence[int]) -> bool:
     """Whether a row-major `grid` meets every given, unit and cage of `puzzle`."""
     return explain_violation(puzzle, grid) is None
+
+
+def _holds_everywhere(puzzle: GridPuzzle, grid: Sequence[int]) -> bool:
+    """True only if `grid` (n*n cells) meets every rule of `puzzle`, tested with numpy; False may be either.
+
+    Values in range and givens kept are tested on the grid's bytes, every unit at once by the sums of
+    its values' bits (1 << (v-1)): n distinct values in 1..n sum to 2**n - 1 and to nothing else, and
+    k distinct ones to a number of k set bits, while a repeat carries (fewer bits). Cages go through
+    cages.holds. Orders above 64, and grids that are not lists or tuples of small ints, are left to
+    the cell-by-cell reading.
+    """
+    n = puzzle.n
+    if n > 64 or type(grid) not in (tuple, list):
+        return False
+    try:
+        cells = bytes(grid)
+    except (ValueError, TypeError):
+        return False
+    if cells.translate(None, _VALUES[n]):  # a value outside 1..n
+        return False
+    givens = bytes(puzzle.givens)
+    kept = int.from_bytes(givens.translate(_NONZERO), "little")
+    if int.from_bytes(cells, "little") & kept != int.from_bytes(givens, "little"):
+        return False
+    check = _unit_check(n, puzzle.units)
+    if check is None:
+        return False
+    np, bits, dense, expected, groups = check
+    if dense is not None:  # every unit full, n <= 16: one matrix product gives every unit's sum
+        if dense.dot(bits.take(np.frombuffer(cells, np.uint8))).tobytes() != expected:
+            return False
+    else:
+        values = bits.take(np.frombuffer(cells, np.uint8))
+        for index, full in groups:
+            sums = values[index].sum(axis=1)
+            if not ((sums == full).all() if full else (np.bitwise_count(sums) == index.shape[1]).all()):
+                return False
+    return all(
+        cage_rules.holds(cage.op, cage.target, [grid[r * n + c] for r, c in cage.cells]) for cage in puzzle.cages
+    )
+
+
+def grids_hold(puzzle: GridPuzzle, givens: Any, grids: Any) -> Any:
+    """For rows of grids (uint8, one row-major grid each) and their givens: True where the grid meets every rule.
+
+    The batch form of explain_violation's numpy test, for puzzles of `puzzle`'s shape (its units and
+    cages, each row's givens): False means "read it with explain_violation", which says what is wrong.
+    """
+    import numpy as np
+
+    grids = np.asarray(grids)
+    ok = np.zeros(len(grids), bool)
+    check = _unit_check(puzzle.n, puzzle.units) if puzzle.n <= 64 else None
+    if check is None or not len(grids):
+        return ok
+    _, bits, dense, expected, groups = check
+    n = puzzle.n
+    ok = ((grids >= 1) & (grids <= n) & ((givens == 0) | (givens == grids))).all(axis=1)
+    values = bits.take(grids)
+    if dense is not None:
+        ok &= (values @ dense.T == np.frombuffer(expected, np.float64)).all(axis=1)
+    else:
+        for index, full in groups:
+            sums = values[:, index].sum(axis=2)
+            ok &= (sums == full).all(axis=1) if full else (np.bitwise_count(sums) == index.shape[1]).all(axis=1)
+    for cage in puzzle.cages:
+        cells = [r * n + c for r, c in cage.cells]
+        for k in np.flatnonzero(ok):
+            ok[k] = cage_rules.holds(cage.op, cage.target, grids[k, cells].tolist())
+    return ok
+
+
+_VALUES = [bytes(range(1, k + 1)) for k in range(65)]
+"""The bytes 1..k, deleted from a grid's bytes to find a value outside them."""
+_NONZERO = bytes([0] + [255] * 255)
+"""A translation table keeping the bytes of the givens (0 stays 0)."""
+_LAST_UNITS: list[tuple] = [(None, None, None)]
+"""The last (n, units, check) of _unit_check: a run of puzzles of one shape compares units, never hashes them."""
+
+
+def _unit_check(n: int, units: tuple[tuple[int, ...], ...]) -> tuple | None:
+    """_unit_check_of(n, units), the last one kept: found by identity or equality, without hashing the units."""
+    last_n, last_units, check = _LAST_UNITS[0]
+    if last_units is not units and (last_n != n or last_units != units):
+        check = _unit_check_of(n, units)
+        _LAST_UNITS[0] = (n, units, check)
+    return check
+
+
+@lru_cache(maxsize=32)
+def _unit_check_of(n: int, units: tuple[tuple[int, ...], ...]) -> tuple | None:
+    """The arrays of the numpy test for these units, built once per (n, units); None without numpy's bitwise_count.
+
+    (numpy, bits, dense, expected, groups): when every unit is full and n <= 16, `dense` is the
+    unit-by-cell incidence matrix and `expected` the bytes of its product with a solution's bits
+    (float64: sums below 2**53 are exact); otherwise `bits` are uint64 and `groups` the units by
+    length as index arrays, with the full units' sum (0 for partial units: their sums' bits are counted).
+    """
+    import numpy as np
+
+    if not hasattr(np, "bitwise_count"):  # numpy < 2.0: the cell-by-cell reading decides
+        return None
+    full = (1 << n) - 1
+    if n <= 16 and all(len(unit) == n for unit in units):
+        bits = np.zeros(256)
+        bits[1 : n + 1] = [float(1 << (v - 1)) for v in range(1, n + 1)]
+        dense = np.zeros((len(units), n * n))
+        for u, unit in enumerate(units):
+            dense[u, list(unit)] = 1.0
+        return np, bits, dense, np.full(len(units), float(full)).tobytes(), []
+    bits = np.zeros(256, np.uint64)
+    bits[1 : n + 1] = [1 << (v - 1) for v in range(1, n + 1)]
+    by_length: dict[int, list[tuple[int, ...]]] = {}
+    for unit in units:
+        by_length.setdefault(len(unit), []).append(unit)
+    groups = [(np.array(same, np.intp), full if length == n else 0) for length, same in by_length.items()]
+    return np, bits, None, b"", groups

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -10,12 +12,20 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cpmodels import BACKENDS, Cage, CpModelsError, GridPuzzle, is_solution, solve, sudoku_puzzle
+from cpmodels import cages as cage_rules
 from cpmodels.backends import backtrack as backtrack_module
-from cpmodels.backends.backtrack import BacktrackBackend, compile_puzzle, solve_batch
+from cpmodels.backends.backtrack import (
+    BacktrackBackend,
+    compile_puzzle,
+    given_masks,
+    solve_batch,
+    solve_givens,
+    solve_many,
+)
 from cpmodels.backends.cpsat import CpsatBackend
 from cpmodels.formats.sudoku import read_text
 from cpmodels.generate import planted_mathdoku, punch, random_grid
-from cpmodels.grid import latin_units
+from cpmodels.grid import cage_name, cell_name, explain_violation, grids_hold, latin_units, unit_name
 from cpmodels.mathdoku import hide_operators, mathdoku_puzzle
 
 from .conftest import FIXTURES, data_lines
@@ -183,13 +193,24 @@ def test_can_solve_names_what_it_cannot(monkeypatch):
 
 def test_compiled_arrays_describe_the_puzzle():
     """Masks from givens (value v is bit v-1), peers of a 9x9 cell, cage tuples as one bit per cell."""
-    puzzle = sudoku_puzzle([5] + [0] * 80)
-    compiled = compile_puzzle(puzzle)
-    assert compiled.masks[0] == 1 << 4 and compiled.masks[1] == (1 << 9) - 1
-    peer_start, peers = compiled.structure[2], compiled.structure[3]
+    masks = given_masks(np.array([5] + [0] * 80), 9)
+    assert masks[0] == 1 << 4 and masks[1] == (1 << 9) - 1
+    compiled = compile_puzzle(sudoku_puzzle([5] + [0] * 80))
+    peer_start, peers = compiled.part("peer_start"), compiled.part("peers")
     assert peer_start[1] - peer_start[0] == 20 and 0 not in peers[peer_start[0] : peer_start[1]]
     caged = compile_puzzle(GridPuzzle(2, latin_units(2), (0,) * 4, (Cage(((0, 0), (0, 1)), "+", 3),)))
     assert sorted(caged.tuple_bits.reshape(-1, 2).tolist()) == [[1, 2], [2, 1]]
+
+
+def test_a_shape_is_compiled_once_and_found_by_content():
+    """Puzzles whose units are equal but distinct tuples share one structure; other units get their own."""
+    first = sudoku_puzzle([0] * 81)
+    copied = tuple(tuple(list(unit)) for unit in first.units)
+    assert copied == first.units and copied is not first.units
+    compiled = compile_puzzle(first)
+    assert compile_puzzle(GridPuzzle(9, copied, (0,) * 80 + (1,))) is compiled
+    assert compile_puzzle(GridPuzzle(9, latin_units(9), (0,) * 81)) is not compiled
+    assert compile_puzzle(GridPuzzle(9, copied, (0,) * 81)) is compiled
 
 
 def test_batch_counts_many_puzzles_in_one_call():
@@ -207,11 +228,11 @@ def test_batch_counts_many_puzzles_in_one_call():
 def test_locked_candidates_intersections():
     """A 9x9 Sudoku has 54 box-line intersections of 3 cells; a Latin square (lines meet in one cell) has none."""
     compiled = compile_puzzle(sudoku_puzzle([0] * 81))
-    inter_start, inter_units = compiled.structure[10], compiled.structure[12]
+    inter_start, inter_units = compiled.part("inter_start"), compiled.part("inter_units")
     assert len(inter_start) - 1 == 54 and set(np.diff(inter_start).tolist()) == {3}
     assert len(inter_units) == 2 * 54
     latin = compile_puzzle(GridPuzzle(4, latin_units(4), (0,) * 16))
-    assert len(latin.structure[10]) == 1 and len(latin.structure[12]) == 0
+    assert len(latin.part("inter_start")) == 1 and len(latin.part("inter_units")) == 0
 
 
 def test_a_search_cut_short_leaves_nothing_behind():
@@ -230,3 +251,180 @@ def test_batch_takes_limits_beyond_64_bits_and_an_infinite_time_limit():
     template = GridPuzzle(3, latin_units(3), (0,) * 9)
     result = solve_batch(template, np.zeros((2, 9), np.int64), limit=2**64, time_limit=float("inf"), threads=1)
     assert result.counts.tolist() == [12, 12] and result.complete.all()
+
+
+# ---- batches, probing, the native kernel's loading -----------------------------------------------------
+
+
+def test_jobs_do_not_change_a_batch():
+    """solve_many with 1 and 2 workers: the same counts, first solutions, nodes and exhaustion, in input order."""
+    rng = random.Random(11)
+    grids = [random_grid((3, 3), rng) for _ in range(6)]
+    planted = [sudoku_puzzle(punch(grid, rng.randrange(40, 60), rng)) for grid in grids for _ in range(20)]
+    puzzles = [e.puzzle for e in read_text(TDOKU.read_text())] + planted
+    one = solve_many(puzzles, limit=2, jobs=1)
+    two = solve_many(puzzles, limit=2, jobs=2)
+    for field in ("counts", "firsts", "nodes", "backtracks", "complete", "probes"):
+        assert np.array_equal(getattr(one, field), getattr(two, field)), field
+    for puzzle, count, first in zip(puzzles, one.counts, one.firsts, strict=True):
+        alone = BacktrackBackend().solve(puzzle, limit=2)
+        assert alone.count == count and (count != 1 or list(alone.solutions[0]) == first.tolist())
+    again = solve_givens(puzzles[0], np.array([p.givens for p in puzzles]), limit=2, jobs=2)
+    assert np.array_equal(again.counts, one.counts) and np.array_equal(again.firsts, one.firsts)
+    assert solve_many([], limit=2).counts.size == 0
+    expected = [{0: "none", 1: "unique"}.get(int(c), "multiple") for c in one.counts]
+    assert one.statuses(2) == expected
+
+
+def test_a_batch_takes_one_shape_and_checks_its_answers(monkeypatch):
+    sudoku, latin = sudoku_puzzle([0] * 16), GridPuzzle(4, latin_units(4), (0,) * 16)
+    with pytest.raises(CpModelsError, match="puzzle 2 differs from the first"):
+        solve_many([sudoku, latin])
+    real = backtrack_module.solve_givens
+
+    def corrupted(*args, **kwargs):
+        result = real(*args, **kwargs)
+        result.firsts[:, :2] = result.firsts[:, 1::-1].copy()  # swap the first two cells of every answer
+        return result
+
+    monkeypatch.setattr(backtrack_module, "solve_givens", corrupted)
+    with pytest.raises(RuntimeError, match="returned a wrong solution"):
+        solve_many([sudoku_puzzle([1, 2, 3, 4] + [0] * 12)])
+
+
+def test_a_batch_cut_by_its_time_limit_says_which_puzzles_are_incomplete():
+    """Empty 9x9 grids counted up to 10**9 within 0.2 s: none completes, and none is reported complete."""
+    empty = [sudoku_puzzle([0] * 81)] * 4
+    result = solve_many(empty, limit=10**9, time_limit=0.2, jobs=2)
+    assert not result.complete.any() and result.wall_s < 5
+
+
+@pytest.mark.parametrize("box", BOXES[:6], ids=lambda b: f"{b[0]}x{b[1]}")
+def test_probing_finds_the_same_counts(box):
+    rng = random.Random(box[0] * 7 + box[1])
+    n = box[0] * box[1]
+    grid = random_grid(box, rng)
+    for holes in (n * n // 2, 2 * n * n // 3):
+        puzzle = sudoku_puzzle(punch(grid, holes, rng), box)
+        plain = BacktrackBackend().solve(puzzle, limit=3)
+        probing = BacktrackBackend(probe=3).solve(puzzle, limit=3)
+        assert (probing.count, probing.complete) == (plain.count, plain.complete)
+        assert probing.stats["probes"] >= 0 and all(is_solution(puzzle, s) for s in probing.solutions)
+    for seed in range(2):
+        caged, _ = planted_mathdoku(5, random.Random(seed))
+        assert BacktrackBackend(probe=4).solve(caged, limit=50).count == BacktrackBackend().solve(caged, limit=50).count
+
+
+def test_a_warm_start_loads_the_kernel_without_numba():
+    """Once compiled (the module fixture did), a new process loads the kernel's object code, not numba."""
+    code = (
+        "import sys\n"
+        "from cpmodels import solve, sudoku_puzzle\n"
+        "print(solve(sudoku_puzzle([0] * 16), backend='backtrack', limit=1000).count)\n"
+        "print('numba' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["288", "False"]
+
+
+# ---- the checker every answer goes through -------------------------------------------------------------
+
+
+def reference_explanation(puzzle: GridPuzzle, grid) -> str | None:
+    """explain_violation as it read grids before its numpy test: cell by cell, unit by unit, cage by cage."""
+    n = puzzle.n
+    if len(grid) != n * n:
+        return f"the grid has {len(grid)} cells, not {n * n}"
+    for i, v in enumerate(grid):
+        if not 1 <= v <= n:
+            return f"{cell_name(*puzzle.cell(i))} holds {v}, outside 1..{n}"
+        if puzzle.givens[i] and puzzle.givens[i] != v:
+            return f"{cell_name(*puzzle.cell(i))} holds {v}, but the given is {puzzle.givens[i]}"
+    for unit in puzzle.units:
+        values = [grid[i] for i in unit]
+        if len(set(values)) != len(values):
+            return f"{unit_name(puzzle, unit)} repeats a value: {values}"
+    for k, cage in enumerate(puzzle.cages, start=1):
+        values = [grid[r * n + c] for r, c in cage.cells]
+        if not cage_rules.holds(cage.op, cage.target, values):
+            return f"{cage_name(k, cage.cells)} holds {values}, which does not make {cage.label()}"
+    return None
+
+
+def broken(grid: list[int], n: int, rng: random.Random) -> list:
+    """The grid with one random fault: a swap, a repeat, a value out of range, a float, or none."""
+    grid = list(grid)
+    kind = rng.randrange(6)
+    i, j = rng.randrange(len(grid)), rng.randrange(len(grid))
+    if kind == 0:
+        grid[i], grid[j] = grid[j], grid[i]
+    elif kind == 1:
+        grid[i] = grid[j]
+    elif kind == 2:
+        grid[i] = rng.choice([0, -1, n + 1, 300, 2**70])
+    elif kind == 3:
+        grid[i] = rng.randrange(1, n + 1)
+    elif kind == 4:
+        grid[i] = float(grid[i])
+    return grid
+
+
+def test_the_checker_says_what_it_said_before():
+    """explain_violation's numpy test changes no answer: the same sentence (or None) on right and broken grids."""
+    rng = random.Random(5)
+    cases = []
+    for box in ((2, 2), (2, 3), (3, 3), (4, 4), (2, 5)):
+        grid = random_grid(box, rng)
+        cases.append((sudoku_puzzle(punch(grid, len(grid) // 2, rng), box), grid))
+    square = random_grid((2, 3), rng)
+    cases.append((GridPuzzle(6, latin_units(6), (0,) * 36), square))
+    cases.append((GridPuzzle(3, ((0, 1), (2, 3), (0, 2), (1, 3)), (0,) * 9), [1, 2, 2, 1, 3, 3, 3, 3, 3]))
+    for seed in range(3):
+        caged, solution = planted_mathdoku(5, random.Random(seed))
+        cases.append((caged, list(solution)))
+    for puzzle, grid in cases:
+        assert explain_violation(puzzle, grid) is None and explain_violation(puzzle, tuple(grid)) is None
+        for _ in range(60):
+            wrong = broken(grid, puzzle.n, rng)
+            assert explain_violation(puzzle, wrong) == reference_explanation(puzzle, wrong)
+            assert explain_violation(puzzle, tuple(wrong)) == reference_explanation(puzzle, tuple(wrong))
+        assert explain_violation(puzzle, np.array(grid)) is None  # neither a list nor a tuple: read cell by cell
+
+
+def test_the_batch_checker_vouches_only_for_right_grids():
+    """grids_hold: True for right grids, False for every broken one (explain_violation then says why)."""
+    rng = random.Random(8)
+    for box in ((2, 2), (3, 3), (2, 5), (4, 5)):
+        grid = random_grid(box, rng)
+        puzzle = sudoku_puzzle(punch(grid, len(grid) // 2, rng), box)
+        rows = [grid] + [broken(grid, puzzle.n, rng) for _ in range(80)]
+        rows = [row for row in rows if all(isinstance(v, int) and 0 <= v < 256 for v in row)]
+        grids = np.array(rows, np.uint8)
+        givens = np.array([puzzle.givens] * len(rows), np.uint8)
+        held = grids_hold(puzzle, givens, grids)
+        assert held.tolist() == [explain_violation(puzzle, row) is None for row in rows]
+    caged, solution = planted_mathdoku(5, random.Random(1))
+    rows = [list(solution)] + [broken(list(solution), 5, rng) for _ in range(60)]
+    rows = [row for row in rows if all(isinstance(v, int) and 0 <= v < 256 for v in row)]
+    held = grids_hold(caged, np.zeros((len(rows), 25), np.uint8), np.array(rows, np.uint8))
+    assert held.tolist() == [explain_violation(caged, row) is None for row in rows]
+
+
+def test_solve_rejects_a_wrong_grid_from_a_backend(monkeypatch):
+    """A backend that returns a grid breaking a unit is caught by solve(), whatever the backend says."""
+    puzzle = sudoku_puzzle(punch(random_grid((3, 3), random.Random(3)), 40, random.Random(4)))
+    engine = BACKENDS["backtrack"]
+    honest = engine.solve
+
+    def lying(p, **kwargs):
+        result = honest(p, **kwargs)
+        grid = list(result.solutions[0])
+        free = [i for i in range(81) if p.givens[i] == 0]
+        grid[free[0]], grid[free[1]] = grid[free[1]], grid[free[0]]  # a swap in one row breaks columns or a box
+        result.solutions[0] = tuple(grid)
+        return result
+
+    monkeypatch.setattr(engine, "solve", lying)
+    with pytest.raises(RuntimeError, match="backend 'backtrack' returned a wrong solution: .* repeats a value"):
+        solve(puzzle, backend="backtrack", limit=1)

@@ -1,94 +1,353 @@
-"""Backtracking over candidate bitmasks: naked and hidden singles, locked candidates, cage tuples, MRV branching.
+"""Backtracking over candidate bitmasks: singles, locked candidates, cage tuples, probing, MRV branching.
 
-The readable half: a GridPuzzle is compiled to flat numpy arrays (backtrack_kernel.STRUCTURE) and the
-numba kernel searches them. The kernel runs in chunks of nodes and keeps its state in arrays between
-chunks, so this module reads the clock between chunks and honours the time limit; chunks are sized
-to last about CHUNK_SECONDS. Cages are filtered through their allowed tuples
-(cages.allowed_tuples), so `/` is exact and hidden operators need nothing special.
+The readable half. A puzzle's shape (order, units, cages) is compiled once to one flat int64 array,
+the structure (`st`, header S_*, named arrays STRUCTURE: the layout is defined in backtrack_kernel.py,
+importable without numba), and its cage tuples to one uint64 array;
+every puzzle of that shape reuses them (found by content: equal units and cages, not the same tuple
+objects). The native kernel (backtrack_kernel.py) searches them with a workspace each thread keeps:
+`ws` (int64: the search state, then its regions, header W_*) and `wm` (uint64: masks, trail), the
+givens written straight into a uint8 row. The kernel is one C function taking the address of an
+int64 argument block (A_*); it runs in chunks of nodes and keeps its state in the workspace between
+calls, so this module reads the clock between calls and honours the time limit.
 
-stats: "nodes" (values tried), "backtracks" (values whose propagation failed), "build_s" (the
-puzzle compiled to arrays, numba compilation excluded: see warm_up), "search_s" (base.STAT_NAMES).
+Loading the kernel (native_search): the first process compiles it with numba (seconds) and saves its
+object code beside numba's cache (NUMBA_CACHE_DIR, else __pycache__ here, else the user's cache);
+later processes load that object with llvmlite and call it through ctypes, without importing numba
+(a warm start). The object is keyed by the kernel's source, the layout constants below and the CPU.
+
+Propagation (chosen by measurement: benchmarks/RESULTS.md, "Native speed"): naked and hidden singles,
+locked candidates over intersecting units (found in the same scan of a unit as its hidden singles),
+cage tuples (cages.allowed_tuples, so `/` is exact and hidden operators need nothing special); MRV
+branching with the most undecided peers among bivalue cells. Optional probing (`probe` cells, off by
+default: it cuts the values tried 2-4x on hard 9x9 sets but costs more time than it saves there; it
+pays on Mathdoku): at each branching point up to `probe` of the cells with the fewest candidates
+have each value tried with propagation and undone; a value that fails is removed, and the search
+branches on the probed cell whose worst value places the most cells.
+
+stats: "nodes" (values tried in the search tree), "backtracks" (values whose propagation failed, or
+whose node failed its probes), "build_s" (the shape compiled or found, the givens loaded), "search_s"
+(base.STAT_NAMES), and the backend's own "probes" (values tried and undone while choosing a cell).
 """
 
 from __future__ import annotations
 
+import ctypes
+import hashlib
+import itertools
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import islice
-from types import ModuleType
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from .. import cages as cage_rules
 from ..errors import PuzzleError
-from ..grid import Cage, GridPuzzle
+from ..grid import Cage, GridPuzzle, explain_violation, grids_hold
+from .backtrack_kernel import (  # the layout the kernel reads: numba is imported only to compile it
+    A_BUFFER,
+    A_GIVENS,
+    A_KEEP,
+    A_LIMIT,
+    A_MAX_NODES,
+    A_OPTIONS,
+    A_PUZZLES,
+    A_RESULTS,
+    A_ROWS,
+    A_ST,
+    A_TUPLES,
+    A_WM,
+    A_WS,
+    ARGS_SIZE,
+    BACKTRACKS,
+    BUFFER_ROWS,
+    BUFFERED,
+    COUNT,
+    FINISHED,
+    LAYOUT,
+    NODES,
+    OPT_LOCKED,
+    PAUSED,
+    PROBE_CELLS_SHIFT,
+    PROBE_DEPTH_SHIFT,
+    PROBES,
+    PUZZLE,
+    R_BACKTRACKS,
+    R_COLUMNS,
+    R_COMPLETE,
+    R_COUNT,
+    R_NODES,
+    R_PROBES,
+    S_ARRAYS,
+    S_INTERS,
+    S_N,
+    STRUCTURE,
+    W_REGIONS,
+    WM_REGIONS,
+    WS_REGIONS,
+)
 from .base import (
+    MAX_COUNT,
     Capabilities,
     SolveResult,
     SolveTimer,
     capability_problem,
     kept,
-    search_limit,
+    status_for,
     time_limit_or_none,
     unreachable_cage,
 )
 
-_KERNEL: list[ModuleType] = []
+PROBE_CELLS = 0
+"""Cells probed at each branching point by default: none (probing cuts the values tried 2-8x but costs more
+time than it saves on every set measured: benchmarks/RESULTS.md, "Native speed"); BacktrackBackend(probe=3)."""
 
 
-def _kernel() -> ModuleType:
-    """The numba kernel module, imported on first use so that `import cpmodels` does not load numba."""
-    if not _KERNEL:
-        from . import backtrack_kernel
-
-        _KERNEL.append(backtrack_kernel)
-    return _KERNEL[0]
+def options(probe: int = PROBE_CELLS) -> int:
+    """The kernel's options: locked candidates, and `probe` cells probed at each branching point (0: none)."""
+    if not 0 <= probe <= 255:
+        raise ValueError(f"probe must lie in 0..255, not {probe}")
+    return OPT_LOCKED | (probe << PROBE_CELLS_SHIFT) | (0xFFFF << PROBE_DEPTH_SHIFT)
 
 
 MAX_CAGE_TUPLES = 1_000_000
 """A cage allowing more tuples than this is refused by can_solve (its table would be too large to filter)."""
 CHUNK_SECONDS = 0.02
-"""The time one kernel call aims to take, so that the clock is read often enough."""
+"""The time one kernel call aims to take, so that the clock is read (and Ctrl-C heard) often enough."""
+BLOCK = 32
+"""Puzzles a batch worker takes at a time (workers take blocks in turn, so one hard block does not hold up another)."""
+
+# ---- the native kernel ----------------------------------------------------------------------------
+
+Search = Callable[[int], int]
+_NATIVE: list[tuple[Search, Any]] = []
+_NATIVE_LOCK = threading.Lock()
+_OBJECT_MAGIC = b"cpmodels backtrack kernel 1\n"
+NATIVE_SYMBOL = "cpmodels_backtrack_search"
 
 
-@dataclass(frozen=True)
+def native_search() -> Search:
+    """The kernel's C function `search(address of the argument block) -> code`, loaded or compiled once per process."""
+    if not _NATIVE:
+        with _NATIVE_LOCK:
+            if not _NATIVE:
+                _NATIVE.append(_load_or_build())
+    return _NATIVE[0][0]
+
+
+def _kernel_key() -> str:
+    """The cache key of the kernel's object code: its source, LAYOUT, and the CPU (the code uses its features)."""
+    import llvmlite.binding as llvm
+
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    digest = hashlib.sha256()
+    digest.update(Path(__file__).with_name("backtrack_kernel.py").read_bytes())
+    digest.update(repr(LAYOUT).encode())
+    digest.update(f"{llvm.get_process_triple()} {llvm.get_host_cpu_name()}".encode())
+    digest.update(llvm.get_host_cpu_features().flatten().encode())
+    return digest.hexdigest()[:24]
+
+
+def _cache_dirs() -> list[Path]:
+    """Where the kernel's object may be kept, first choice first: NUMBA_CACHE_DIR, __pycache__ here, the user's cache.
+
+    Never a shared temporary folder: whoever can write the object there chooses the code this process runs.
+    """
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return [Path(os.environ["NUMBA_CACHE_DIR"]) / "cpmodels"]
+    found = [Path(__file__).parent / "__pycache__"]
+    try:
+        found.append(Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "cpmodels")
+    except RuntimeError:  # no home folder
+        pass
+    return found
+
+
+def _load_or_build() -> tuple[Search, Any]:
+    """The kernel from its cached object code if one is found, else compiled with numba (and its object saved)."""
+    key = _kernel_key()
+    name = f"backtrack_kernel.{key}.o"
+    for folder in _cache_dirs():
+        try:
+            data = (folder / name).read_bytes()
+        except OSError:
+            continue
+        if data.startswith(_OBJECT_MAGIC):
+            stored, _, cached = data[len(_OBJECT_MAGIC) :].partition(b"\n")
+            return _from_object(cached, stored.decode())
+    code, symbol, compiled = _build()
+    for folder in _cache_dirs():
+        if _save(folder / name, _OBJECT_MAGIC + symbol.encode() + b"\n" + code):
+            break
+    try:
+        return _from_object(code, symbol)
+    except Exception:  # noqa: BLE001 - llvmlite could not load it: numba's own copy serves this process
+        return ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p)(compiled.address), compiled
+
+
+def _build() -> tuple[bytes, str, Any]:
+    """Compile the kernel with numba: its object code, its symbol, and the numba cfunc itself.
+
+    numba wraps the kernel in a C function that reports exceptions through Python (which a process
+    without numba could not link); the object keeps the kernel alone, under a wrapper of ours that
+    returns -1 if it ever reported one (it raises none).
+    """
+    from . import backtrack_kernel
+
+    compiled = backtrack_kernel.compile_search()
+    library = compiled._library
+    inner = compiled.native_name.removeprefix("cfunc.")
+    kept_lines: list[str] = []
+    skipping = False
+    for line in str(library._final_module).splitlines():
+        if line.startswith(f"define i64 @{compiled.native_name}(") or line.startswith(
+            f'define i64 @"{compiled.native_name}"('
+        ):
+            skipping = True
+        elif skipping:
+            skipping = line != "}"
+        elif not (line.startswith("declare") and "@llvm." not in line) and " = external global " not in line:
+            kept_lines.append(line)
+    kept_lines += [
+        f"define i64 @{NATIVE_SYMBOL}(ptr %args) {{",
+        "entry:",
+        "  %ret = alloca i64, align 8",
+        "  store i64 -1, ptr %ret, align 8",
+        "  %exc = alloca ptr, align 8",
+        "  store ptr null, ptr %exc, align 8",
+        f'  %status = call i32 @"{inner}"(ptr %ret, ptr %exc, ptr %args)',
+        "  %value = load i64, ptr %ret, align 8",
+        "  %ok = icmp eq i32 %status, 0",
+        "  %result = select i1 %ok, i64 %value, i64 -1",
+        "  ret i64 %result",
+        "}",
+    ]
+    import llvmlite.binding as llvm
+
+    module = llvm.parse_assembly("\n".join(kept_lines))
+    module.verify()
+    return bytes(library._codegen._tm.emit_object(module)), NATIVE_SYMBOL, compiled
+
+
+def _save(path: Path, data: bytes) -> bool:
+    """Write `data` to `path` atomically; False if the folder is not writable."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+        temporary.write_bytes(data)
+        os.replace(temporary, path)
+    except OSError:
+        return False
+    return True
+
+
+def _from_object(code: bytes, symbol: str) -> tuple[Search, Any]:
+    """The C function `symbol` of object code `code`, linked by llvmlite's MCJIT in this process."""
+    import llvmlite.binding as llvm
+
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    machine = llvm.Target.from_default_triple().create_target_machine()
+    engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), machine)
+    engine.add_object_file(llvm.ObjectFileRef.from_data(code))
+    engine.finalize_object()
+    address = engine.get_function_address(symbol)
+    if not address:
+        raise RuntimeError(f"the backtrack kernel's object has no {symbol}")
+    return ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p)(address), engine
+
+
+def warm_up() -> float:
+    """Load (or compile) the kernel and solve a tiny caged puzzle; returns the seconds it took."""
+    start = time.perf_counter()
+    tiny = GridPuzzle(2, ((0, 1), (2, 3), (0, 2), (1, 3)), (0, 0, 0, 0), (Cage(((0, 0), (0, 1)), "+", 3),))
+    BacktrackBackend().solve(tiny, limit=2)
+    return time.perf_counter() - start
+
+
+# ---- compiling a shape ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
 class CompiledPuzzle:
-    """A grid puzzle as the kernel sees it: order, initial candidate masks, structure arrays, cage tuple bits."""
+    """A puzzle shape as the kernel sees it: the structure array (header S_*) and the cage tuple bits."""
 
     n: int
-    masks: np.ndarray  # uint64 per cell; value v is bit v-1
-    structure: tuple[np.ndarray, ...]  # int64 arrays named by backtrack_kernel.STRUCTURE
+    st: np.ndarray  # int64
     tuple_bits: np.ndarray  # uint64, one bit per cage cell per allowed tuple
+    nunits: int
+    ncages: int
+    ninters: int
+    largest_cage: int
+    nparts: int
+
+    def part(self, name: str) -> np.ndarray:
+        """The named structure array (STRUCTURE), a view of `st`."""
+        k = STRUCTURE.index(name)
+        return self.st[self.st[S_ARRAYS + k] : self.st[S_ARRAYS + k + 1]]
 
 
 def compile_puzzle(puzzle: GridPuzzle) -> CompiledPuzzle:
-    """The arrays the kernel searches: masks from the givens, units and peers, cages and their tuples."""
-    n = puzzle.n
-    structure, tuple_bits = _structure(n, puzzle.units, puzzle.cages)
-    return CompiledPuzzle(n, given_masks(np.array(puzzle.givens, np.int64), n), structure, tuple_bits)
+    """The structure the kernel searches for the puzzle's shape: units and peers, cages and their tuples."""
+    return _shape(puzzle.n, puzzle.units, puzzle.cages)
 
 
-_LAST_STRUCTURES: dict[tuple[int, int, int], tuple] = {}
-"""Structures by (n, id(units), id(cages)), each kept with its units and cages so that the ids stay theirs."""
+_SHAPES: dict[tuple, tuple] = {}
+_CAGED: dict[tuple, tuple] = {}
+"""Compiled shapes without cages by content (n, units); with cages by (n, id(units), id(cages)), each kept
+with its units and cages so that the ids stay theirs (hashing a Mathdoku's cages would cost more than
+compiling them). The oldest is dropped past MAX_SHAPES (MAX_CAGED_SHAPES for shapes with cages)."""
+MAX_SHAPES = 64
+MAX_CAGED_SHAPES = 1024
+_LAST_SHAPE = threading.local()
+"""Per thread, the last shape found with its key: a run of same-shaped puzzles compares, never hashes."""
 
 
-def _structure(n: int, units: tuple, cages: tuple) -> tuple[tuple[np.ndarray, ...], np.ndarray]:
-    """The structure tuple and tuple bits of these units and cages; found by identity first (hashing them is slow)."""
-    key = (n, id(units), id(cages))
-    hit = _LAST_STRUCTURES.get(key)
-    if hit is not None and hit[0] is units and hit[1] is cages:
-        return hit[2]
+def _shape(n: int, units: tuple, cages: tuple) -> CompiledPuzzle:
+    """The compiled shape of these units and cages: the last one if equal (identity first), else from _SHAPES."""
+    last = getattr(_LAST_SHAPE, "entry", None)
+    if last is not None:
+        if last[1] is units and last[2] is cages and last[0] == n:
+            return last[3]
+        if last[0] == n and last[1] == units and last[2] == cages:
+            _LAST_SHAPE.entry = (n, units, cages, last[3])
+            return last[3]
+    key: tuple = (n, id(units), id(cages)) if cages else (n, units)
+    hit = (_CAGED if cages else _SHAPES).get(key)
+    if hit is not None and (not cages or (hit[0] is units and hit[1] is cages)):
+        shape = hit[2]
+    else:
+        shape = _compile_shape(n, units, cages)
+        kept = _CAGED if cages else _SHAPES
+        if len(kept) >= (MAX_CAGED_SHAPES if cages else MAX_SHAPES):
+            del kept[next(iter(kept))]
+        kept[key] = (units, cages, shape)
+    _LAST_SHAPE.entry = (n, units, cages, shape)
+    return shape
+
+
+def _compile_shape(n: int, units: tuple, cages: tuple) -> CompiledPuzzle:
+    """Build the structure array: header, then the unit, cage and intersection arrays in STRUCTURE order."""
+    if n > 64:
+        raise PuzzleError(f"the backtrack kernel holds orders up to 64, not {n}")
     cage_arrays = _cage_arrays(n, cages)
-    found = ((*_unit_arrays(n, units), *cage_arrays[:-1], *_intersection_arrays(n, units)), cage_arrays[-1])
-    if len(_LAST_STRUCTURES) >= 64:
-        _LAST_STRUCTURES.clear()
-    _LAST_STRUCTURES[key] = (units, cages, found)
-    return found
+    unit_part = _unit_arrays(n, units)
+    inter_part = _intersection_arrays(n, units)
+    arrays = (*unit_part, *cage_arrays[:-1], *inter_part)
+    header = np.zeros(S_ARRAYS + len(arrays) + 1, np.int64)
+    header[S_N : S_INTERS + 1] = (n, n * n, len(units), len(cages), len(inter_part[0]) - 1)
+    header[S_ARRAYS:] = len(header) + np.concatenate(([0], np.cumsum([len(a) for a in arrays])))
+    st = np.concatenate((header, *arrays)).astype(np.int64)
+    largest = max((len(cage.cells) for cage in cages), default=0)
+    nparts = len(inter_part[-3])
+    return CompiledPuzzle(n, st, cage_arrays[-1], len(units), len(cages), len(inter_part[0]) - 1, largest, nparts)
 
 
 def given_masks(givens: np.ndarray, n: int) -> np.ndarray:
@@ -104,9 +363,8 @@ def _mask_table(n: int) -> np.ndarray:
 
 def _flat(groups: list[list[int]] | tuple[tuple[int, ...], ...]) -> tuple[np.ndarray, np.ndarray]:
     """Groups of ints as (offsets, flat values): group k is values[offsets[k]:offsets[k + 1]]."""
-    offsets = np.zeros(len(groups) + 1, np.int64)
-    offsets[1:] = np.cumsum([len(g) for g in groups])
-    values = np.fromiter((x for g in groups for x in g), np.int64, count=int(offsets[-1]))
+    offsets = np.fromiter(itertools.accumulate((len(g) for g in groups), initial=0), np.int64, count=len(groups) + 1)
+    values = np.fromiter(itertools.chain.from_iterable(groups), np.int64, count=int(offsets[-1]))
     return offsets, values
 
 
@@ -123,10 +381,13 @@ def _unit_arrays(n: int, units: tuple[tuple[int, ...], ...]) -> tuple[np.ndarray
 
 @lru_cache(maxsize=16)
 def _intersection_arrays(n: int, units: tuple[tuple[int, ...], ...]) -> tuple[np.ndarray, ...]:
-    """inter_start, inter_cells, inter_units, rest_start, rest_cells, unit_inter_start, unit_inters (remembered).
+    """The intersection and part arrays of STRUCTURE, from inter_start on, for these units (remembered).
 
     An intersection is two units sharing 2+ cells where a full unit (n cells) could lock a value
-    inside it and so remove it from cells of the other unit: the locked candidates rule.
+    inside it and so remove it from cells of the other unit: the locked candidates rule. Each unit's
+    intersections are put in groups of disjoint ones (a box's row segments, its column segments);
+    in a group every cell of the unit belongs to one part, an intersection or the rest, so that one
+    scan of the unit finds the values confined to one part.
     """
     sets = [frozenset(unit) for unit in units]
     cell_units: list[list[int]] = [[] for _ in range(n * n)]
@@ -137,7 +398,7 @@ def _intersection_arrays(n: int, units: tuple[tuple[int, ...], ...]) -> tuple[np
     inters: list[list[int]] = []
     pair_units: list[tuple[int, int]] = []
     rests: list[list[int]] = []
-    unit_inters: list[list[int]] = [[] for _ in units]
+    unit_inters: list[list[tuple[int, int]]] = [[] for _ in units]  # (intersection, side of the unit in it)
     for a, b in pairs:
         shared = sets[a] & sets[b]
         rest_a = [c for c in units[a] if c not in shared]
@@ -145,18 +406,41 @@ def _intersection_arrays(n: int, units: tuple[tuple[int, ...], ...]) -> tuple[np
         useful = (len(units[a]) == n and rest_b) or (len(units[b]) == n and rest_a)
         if len(shared) < 2 or not useful:
             continue
-        unit_inters[a].append(len(inters))
-        unit_inters[b].append(len(inters))
+        unit_inters[a].append((len(inters), 0))
+        unit_inters[b].append((len(inters), 1))
         inters.append(sorted(shared))
         pair_units.append((a, b))
         rests += [rest_a, rest_b]
+    unit_group_start = [0]
+    group_part_start = [0]
+    part_inter: list[int] = []
+    part_side: list[int] = []
+    part_cells: list[list[int]] = []
+    for u, unit in enumerate(units):
+        groups: list[list[tuple[int, int]]] = []
+        if len(unit) == n:  # only a full unit locks a value inside one of its parts
+            for x, side in unit_inters[u]:
+                for group in groups:
+                    if all(not set(inters[x]) & set(inters[y]) for y, _ in group):
+                        group.append((x, side))
+                        break
+                else:
+                    groups.append([(x, side)])
+        for group in groups:
+            covered = {cell for x, _ in group for cell in inters[x]}
+            rest = [cell for cell in unit if cell not in covered]
+            part_inter += [x for x, _ in group] + ([-1] if rest else [])
+            part_side += [side for _, side in group] + ([0] if rest else [])
+            part_cells += [inters[x] for x, _ in group] + ([rest] if rest else [])
+            group_part_start.append(len(part_inter))
+        unit_group_start.append(len(group_part_start) - 1)
     inter_units = np.array(pair_units, np.int64).reshape(-1)
-    return (*_flat(inters), inter_units, *_flat(rests), *_flat(unit_inters))
+    ints = (unit_group_start, group_part_start, part_inter, part_side)
+    return (*_flat(inters), inter_units, *_flat(rests), *(np.array(a, np.int64) for a in ints), *_flat(part_cells))
 
 
-@lru_cache(maxsize=1024)
 def _cage_arrays(n: int, cages: tuple[Cage, ...]) -> tuple[np.ndarray, ...]:
-    """cell_cage, cage_start, cage_cells, tuple_start (int64) and tuple_bits (uint64) for these cages (remembered)."""
+    """cell_cage, cage_start, cage_cells, tuple_start (int64) and tuple_bits (uint64) for these cages."""
     cell_cage = np.full(n * n, -1, np.int64)
     for g, cage in enumerate(cages):
         for r, c in cage.cells:
@@ -165,7 +449,7 @@ def _cage_arrays(n: int, cages: tuple[Cage, ...]) -> tuple[np.ndarray, ...]:
     bits = [_tuple_bits(_clash_pattern(cage.cells), cage.op, cage.target, n) for cage in cages]
     tuple_start = np.zeros(len(cages) + 1, np.int64)
     tuple_start[1:] = np.cumsum([b.size for b in bits])
-    tuple_bits = np.concatenate(bits) if bits else np.zeros(0, np.uint64)
+    tuple_bits = np.concatenate(bits) if bits else np.zeros(1, np.uint64)
     return cell_cage, cage_start, cage_cells, tuple_start, tuple_bits
 
 
@@ -198,19 +482,160 @@ def _too_many_tuples(cage: Cage, n: int) -> bool:
     return sum(1 for _ in islice(found, MAX_CAGE_TUPLES + 1)) > MAX_CAGE_TUPLES
 
 
+# ---- workspaces -----------------------------------------------------------------------------------
+
+
+class Workspace:
+    """The arrays one thread searches a shape with, and the argument block that addresses them.
+
+    Sized by the shape's order and unit counts, whatever its cages (any shape with the same sizes_of can
+    use it: `aim` points it at one)
+    and by `rows`, the solution buffer's height. For a one-puzzle search it holds its own givens row
+    and results row; a batch points it at slices of the caller's arrays instead (`point`).
+    """
+
+    def __init__(self, shape: CompiledPuzzle, rows: int) -> None:
+        ncells, n = shape.n * shape.n, shape.n
+        trail = ncells * n + 1  # along one path every trail entry removes at least one candidate
+        ws_sizes = (
+            ncells + 1,
+            ncells + 1,
+            trail,
+            ncells + 1,
+            shape.nunits,
+            shape.nunits,
+            ncells,
+            ncells,
+            rows,
+            min(ncells, 255) + 1,
+            2 * shape.ninters + 1,
+        )  # fmt: skip  (a shape has at most ncells cages, of at most ncells cells)
+        wm_sizes = (ncells, trail, ncells + 1, ncells, max(shape.nparts, 1), 2 * shape.ninters + 1)
+        self.sizes = sizes_of(shape, rows)
+        ws_offsets = W_REGIONS + len(WS_REGIONS) + len(WM_REGIONS) + np.cumsum((0, *ws_sizes))
+        wm_offsets = np.cumsum((0, *wm_sizes))
+        self.ws = np.zeros(int(ws_offsets[-1]), np.int64)
+        self.ws[W_REGIONS : ws_offsets[0]] = (*ws_offsets[:-1], *wm_offsets[:-1])
+        self.wm = np.zeros(int(wm_offsets[-1]), np.uint64)
+        self.buffer = np.zeros((max(1, rows), ncells), np.uint8)
+        self.buffer_puzzle = self.ws[self.ws[W_REGIONS + WS_REGIONS.index("buffer_puzzle")] :][:rows]
+        self.givens = np.zeros((1, ncells), np.uint8)
+        self.givens_bytes = self.givens.data.cast("B")
+        self.results = np.zeros((1, R_COLUMNS), np.int64)
+        self.args = np.zeros(ARGS_SIZE, np.int64)
+        self.args[[A_WS, A_WM, A_BUFFER]] = (self.ws.ctypes.data, self.wm.ctypes.data, self.buffer.ctypes.data)
+        self.args[A_ROWS] = max(1, rows)
+        self.address = self.args.ctypes.data
+        self.own = (self.givens.ctypes.data, self.results.ctypes.data)
+        # Item access through memoryviews costs a fraction of numpy's for single ints.
+        self.a = self.args.data.cast("B").cast("q")
+        self.w = self.ws.data.cast("B").cast("q")
+        self.r = self.results.data.cast("B").cast("q")
+        self.shape: CompiledPuzzle | None = None
+
+    def aim(self, shape: CompiledPuzzle) -> None:
+        """Search `shape` (of the counts this workspace was sized for) from its first puzzle on."""
+        if shape is not self.shape:
+            self.a[A_ST] = shape.st.ctypes.data
+            self.a[A_TUPLES] = shape.tuple_bits.ctypes.data
+            self.shape = shape
+        self.w[:W_REGIONS] = _ZERO_STATE
+
+    def point(self, givens: np.ndarray, results: np.ndarray) -> None:
+        """Search the rows of `givens` (uint8, C-contiguous), reporting into the rows of `results` (int64)."""
+        self.a[A_GIVENS] = givens.ctypes.data
+        self.a[A_PUZZLES] = givens.shape[0]
+        self.a[A_RESULTS] = results.ctypes.data
+        self.w[:W_REGIONS] = _ZERO_STATE
+
+
+def sizes_of(shape: CompiledPuzzle, rows: int) -> tuple[int, ...]:
+    """What a workspace's size depends on."""
+    return (shape.n, shape.nunits, shape.nparts, shape.ninters, rows)
+
+
+_ZERO_RESULTS = np.zeros(R_COLUMNS, np.int64).data.cast("B").cast("q")
+_ZERO_STATE = np.zeros(W_REGIONS, np.int64).data.cast("B").cast("q")
+_WORK = threading.local()
+"""Per thread, the workspace of the last one-puzzle search: solve() reuses it for the next of the same sizes."""
+
+
+def _one_puzzle_workspace(shape: CompiledPuzzle) -> Workspace:
+    """This thread's workspace for one puzzle of `shape`, with its own givens and results rows, its state zeroed."""
+    work = getattr(_WORK, "work", None)
+    if work is None or (work.shape is not shape and work.sizes != sizes_of(shape, BUFFER_ROWS)):
+        work = Workspace(shape, BUFFER_ROWS)
+        work.a[A_GIVENS], work.a[A_RESULTS] = work.own
+        work.a[A_PUZZLES] = 1
+        _WORK.work = work
+    work.aim(shape)
+    return work
+
+
+Take = Callable[[bytes, int, np.ndarray], None]
+"""Receives buffered solutions: their bytes (rows of ncells values), how many rows, and each row's puzzle index."""
+
+
+def _drive(work: Workspace, results: np.ndarray, limit: int, keep: int, deadline: float | None, take: Take) -> None:
+    """Run the kernel on the workspace's puzzles until done or past `deadline`, filling `results`.
+
+    Each call gets a node budget (values tried and probes) sized to last about CHUNK_SECONDS (never
+    past the deadline) at the rate of the call before, so that the clock is read and Ctrl-C heard
+    between calls; the first budget covers a hard 9x9 puzzle in one call. A puzzle cut short by the
+    deadline gets its partial counts in `results` and complete 0; the puzzles after it stay zero.
+    """
+    search = _NATIVE[0][0] if _NATIVE else native_search()
+    a, w = work.a, work.w
+    a[A_LIMIT] = min(limit, MAX_COUNT)
+    a[A_KEEP] = min(keep, MAX_COUNT)
+    chunk = max(16, (1 << 21) // (work.shape.n**3)) if work.shape is not None else 16
+    a[A_MAX_NODES] = chunk
+    while True:
+        began = time.perf_counter()
+        code = search(work.address)
+        buffered = w[BUFFERED]
+        if buffered:
+            take(work.buffer[:buffered].tobytes(), buffered, work.buffer_puzzle[:buffered])
+            w[BUFFERED] = 0
+        if code == FINISHED:
+            return
+        if code < 0:
+            raise RuntimeError("the backtrack kernel failed")
+        now = time.perf_counter()
+        if deadline is not None and now >= deadline:
+            p = w[PUZZLE]
+            if p < len(results):
+                results[p] = (w[COUNT], w[NODES], w[BACKTRACKS], 0, w[PROBES])
+            return
+        if code == PAUSED:
+            chunk = _next_chunk(chunk, now - began, None if deadline is None else deadline - now)
+            a[A_MAX_NODES] = chunk
+
+
+def _next_chunk(chunk: int, elapsed: float, left: float | None) -> int:
+    """Nodes for the next kernel call: about CHUNK_SECONDS (or the time left) at the last call's rate, at most 4x."""
+    target = CHUNK_SECONDS if left is None else min(CHUNK_SECONDS, left)
+    wanted = chunk * target / max(elapsed, 1e-6)
+    return int(min(max(wanted, 16), 4 * chunk, 1 << 24))
+
+
+# ---- the backend ----------------------------------------------------------------------------------
+
+
 class BacktrackBackend:
-    """The numba backtracking backend; `keep` caps how many solutions are returned as grids (None: all)."""
+    """The native backtracking backend; `keep` caps how many solutions are returned as grids (None: all)."""
 
     name = "backtrack"
     capabilities = Capabilities(cages=True, max_order=64, counting=True, time_limit=True)
 
-    def __init__(self, keep: int | None = None) -> None:
+    def __init__(self, keep: int | None = None, probe: int = PROBE_CELLS) -> None:
         self.keep = keep
+        self.options = options(probe)
 
     def can_solve(self, puzzle: GridPuzzle) -> str | None:
-        """None if the puzzle fits: order at most 64 (one 64-bit mask per cell), no cage above MAX_CAGE_TUPLES tuples."""
+        """None if the puzzle fits: order at most 64 (a 64-bit mask per cell), no cage above MAX_CAGE_TUPLES tuples."""
         problem = capability_problem(self.capabilities, puzzle)
-        if problem or unreachable_cage(puzzle):  # an unreachable target is answered "none" without tuples
+        if problem or not puzzle.cages or unreachable_cage(puzzle):  # an unreachable target is answered "none"
             return problem
         for k, cage in enumerate(puzzle.cages, start=1):
             if _too_many_tuples(cage, puzzle.n):
@@ -220,102 +645,42 @@ class BacktrackBackend:
     def solve(
         self, puzzle: GridPuzzle, *, limit: int = 1, time_limit: float | None = None, keep: int | None = None
     ) -> SolveResult:
-        """Up to `limit` solutions by propagation and MRV branching, stopping at `time_limit` seconds.
+        """Up to `limit` solutions by propagation, probing and MRV branching, stopping at `time_limit` seconds.
 
         The first `keep` are kept (None: all), and never more than the backend's own `keep`.
         """
         timer = SolveTimer()
-        if unreachable_cage(puzzle):
-            return timer.finish(self.name, [], limit, True, {"nodes": 0, "backtracks": 0})
-        compiled = compile_puzzle(puzzle)
+        if puzzle.cages and unreachable_cage(puzzle):
+            return timer.finish(self.name, [], limit, True, {"nodes": 0, "backtracks": 0, "probes": 0})
+        shape = _shape(puzzle.n, puzzle.units, puzzle.cages)
+        work = _one_puzzle_workspace(shape)
+        work.givens_bytes[:] = bytes(puzzle.givens)
+        work.args[A_OPTIONS] = self.options
         timer.built()
         keep = kept(limit, keep) if self.keep is None else min(self.keep, kept(limit, keep))
+        work.r[R_COUNT:R_COLUMNS] = _ZERO_RESULTS
         solutions: list[tuple[int, ...]] = []
+        ncells = puzzle.n * puzzle.n
 
-        def take(rows: np.ndarray, _: np.ndarray) -> None:
-            solutions.extend(map(tuple, rows.tolist()))
+        def take(data: bytes, rows: int, _: np.ndarray) -> None:
+            solutions.extend(tuple(data[k * ncells : (k + 1) * ncells]) for k in range(rows))
 
-        results = _drive(compiled, compiled.masks[None, :], limit, keep, timer.deadline(time_limit), take)
-        count, nodes, backtracks, complete = (int(x) for x in results[0])
-        stats = {"nodes": nodes, "backtracks": backtracks}
+        _drive(work, work.results, limit, keep, timer.deadline(time_limit), take)
+        count, nodes, backtracks, complete, probes = work.r.tolist()
+        stats = {"nodes": nodes, "backtracks": backtracks, "probes": probes}
         return timer.finish(self.name, solutions, limit, bool(complete), stats, count)
 
     def warm_up(self) -> float:
-        """Compile (or load from numba's cache) the kernel on a tiny caged puzzle; returns the seconds it took."""
-        start = time.perf_counter()
-        tiny = GridPuzzle(2, ((0, 1), (2, 3), (0, 2), (1, 3)), (0, 0, 0, 0), (Cage(((0, 0), (0, 1)), "+", 3),))
-        self.solve(tiny, limit=2)
-        return time.perf_counter() - start
+        """Load the kernel (compiling it with numba on first use); returns the seconds it took."""
+        return warm_up()
 
 
-Take = Callable[[np.ndarray, np.ndarray], None]
-"""Receives buffered solutions: rows of values, and for each row the index of its puzzle."""
-
-
-def _drive(
-    compiled: CompiledPuzzle, starts: np.ndarray, limit: int, keep: int, deadline: float | None, take: Take
-) -> np.ndarray:
-    """Run the kernel on the rows of `starts` in chunks until done or past `deadline`; the results array.
-
-    Each call gets a node budget sized to last about CHUNK_SECONDS (never past the deadline) at the
-    rate of the call before; solutions go to `take` whenever the kernel returns. A puzzle cut short
-    by the deadline gets its partial counts in `results` and complete 0.
-    """
-    kernel = _kernel()
-    limit, keep = search_limit(limit), search_limit(keep)
-    rows = min(keep * starts.shape[0], kernel.BUFFER_ROWS)
-    search = _search_arrays(kernel, compiled, starts, rows)
-    state, buffer, buffer_puzzle, results = search[3], search[7], search[8], search[9]
-    chunk = max(16, (1 << 18) // (starts.shape[1] * compiled.n))  # a node costs about ncells*n bit operations
-    while True:
-        began = time.perf_counter()
-        code = kernel.run_search(
-            compiled.n, compiled.structure, compiled.tuple_bits, starts, *search, limit, keep, chunk
-        )
-        if state[kernel.BUFFERED]:
-            take(buffer[: state[kernel.BUFFERED]], buffer_puzzle[: state[kernel.BUFFERED]])
-            state[kernel.BUFFERED] = 0
-        if code == kernel.FINISHED:
-            return results
-        now = time.perf_counter()
-        if deadline is not None and now >= deadline:
-            p = state[kernel.PUZZLE]
-            results[p] = (state[kernel.COUNT], state[kernel.NODES], state[kernel.BACKTRACKS], 0)
-            return results
-        if code == kernel.PAUSED:
-            chunk = _next_chunk(chunk, now - began, None if deadline is None else deadline - now)
-
-
-_REUSED = threading.local()
-"""Per thread, the search arrays of the last one-puzzle search, by their shape: solve() reuses them."""
-
-
-def _search_arrays(kernel: ModuleType, compiled: CompiledPuzzle, starts: np.ndarray, rows: int) -> tuple:
-    """kernel.new_search arrays for `starts`; those of one puzzle are reused per thread, their state zeroed."""
-    s = compiled.structure
-    shape = (starts.shape[1], compiled.n, len(s[0]) - 1, len(s[7]) - 1, len(s[10]) - 1, rows)
-    if starts.shape[0] != 1:
-        return kernel.new_search(starts, *shape[1:])
-    cached = getattr(_REUSED, "search", None)
-    if cached is not None and cached[0] == shape:
-        search = cached[1]
-        search[3][:] = 0
-        return search
-    search = kernel.new_search(starts, *shape[1:])
-    _REUSED.search = (shape, search)
-    return search
-
-
-def _next_chunk(chunk: int, elapsed: float, left: float | None) -> int:
-    """Nodes for the next kernel call: about CHUNK_SECONDS (or the time left) at the last call's rate, growing at most 4x."""
-    target = CHUNK_SECONDS if left is None else min(CHUNK_SECONDS, left)
-    wanted = chunk * target / max(elapsed, 1e-6)
-    return int(min(max(wanted, 16), 4 * chunk, 1 << 24))
+# ---- batches --------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class BatchResult:
-    """Per puzzle of a batch: solutions counted up to the limit, the first one, nodes, backtracks, exhausted or not."""
+    """Per puzzle of a batch, in input order: solutions counted up to the limit, the first one, statistics."""
 
     counts: np.ndarray  # int64
     firsts: np.ndarray  # uint8, the first solution found as a row-major grid; zeros if none
@@ -323,6 +688,116 @@ class BatchResult:
     backtracks: np.ndarray  # int64
     complete: np.ndarray  # bool: the count is exact (for counts below the limit)
     wall_s: float
+    probes: np.ndarray | None = None  # int64
+
+    def statuses(self, limit: int) -> list[str]:
+        """Each puzzle's status word for a search up to `limit` solutions, as SolveResult.status says it."""
+        return [status_for(int(c), limit, bool(done)) for c, done in zip(self.counts, self.complete, strict=True)]
+
+
+def solve_many(
+    puzzles: Sequence[GridPuzzle],
+    *,
+    limit: int = 2,
+    time_limit: float | None = None,
+    jobs: int = 1,
+    probe: int = PROBE_CELLS,
+) -> BatchResult:
+    """Count each puzzle up to `limit`, in one kernel call per block of puzzles, on `jobs` threads.
+
+    The puzzles must share one shape (order, units and cages, as a file of Sudokus does); results
+    come in input order and do not depend on `jobs`. Every first solution found is checked, as
+    cpmodels.solve checks every grid: all at once by grid.grids_hold, and any it cannot vouch for
+    by grid.explain_violation; a wrong one raises RuntimeError.
+    Puzzles the time limit (for the whole batch) cuts short, or never reaches, have complete False.
+    """
+    if not puzzles:
+        return solve_givens(_empty_batch_template(), np.zeros((0, 1), np.int64), limit=limit)
+    template = puzzles[0]
+    for k, puzzle in enumerate(puzzles):
+        if puzzle.n != template.n or puzzle.units != template.units or puzzle.cages != template.cages:
+            raise PuzzleError(f"solve_many takes puzzles of one shape: puzzle {k + 1} differs from the first")
+    ncells = template.n * template.n
+    givens = np.frombuffer(b"".join(bytes(puzzle.givens) for puzzle in puzzles), np.uint8).reshape(-1, ncells)
+    result = solve_givens(template, givens, limit=limit, time_limit=time_limit, jobs=jobs, probe=probe)
+    found = result.counts > 0
+    doubtful = found & ~grids_hold(template, givens, result.firsts)
+    for row in np.flatnonzero(doubtful).tolist():  # grids_hold could not vouch for them: read each
+        problem = explain_violation(puzzles[row], tuple(result.firsts[row].tobytes()))
+        if problem:
+            raise RuntimeError(f"backend 'backtrack' returned a wrong solution: {problem}")
+    return result
+
+
+def _empty_batch_template() -> GridPuzzle:
+    """A 1x1 grid: the template of an empty batch."""
+    return GridPuzzle(1, ((0,),), (0,))
+
+
+def solve_givens(
+    template: GridPuzzle,
+    givens: np.ndarray | Sequence[Sequence[int]],
+    *,
+    limit: int = 2,
+    time_limit: float | None = None,
+    jobs: int = 1,
+    probe: int = PROBE_CELLS,
+) -> BatchResult:
+    """Count each row of `givens` (0 = empty) with the units and cages of `template`, up to `limit`.
+
+    `jobs` worker threads take blocks of BLOCK puzzles in turn, each block one kernel call (the
+    kernel runs without the GIL); the results are in input order and do not depend on `jobs`.
+    `probe`: cells probed at each branching point (see PROBE_CELLS). Givens are checked for range
+    only (a repeated given has no solution) and solutions are not checked: solve_many does both.
+    Puzzles the time limit (for the whole batch) cuts short, or never reaches, have complete False.
+    """
+    start = time.perf_counter()
+    seconds = time_limit_or_none(time_limit)
+    deadline = None if seconds is None else start + seconds
+    n = template.n
+    rows = np.asarray(givens).reshape(-1, n * n)
+    if rows.size and (rows.min() < 0 or rows.max() > n):
+        raise PuzzleError(f"givens of an order-{n} batch must lie in 0..{n}")
+    if template.cages and unreachable_cage(template):
+        empty = np.zeros(len(rows), np.int64)
+        zeros = np.zeros(rows.shape, np.uint8)
+        return BatchResult(empty, zeros, empty, empty, np.ones(len(rows), bool), time.perf_counter() - start, empty)
+    shape = _shape(n, template.units, template.cages)
+    puzzles = np.ascontiguousarray(rows, np.uint8)
+    results = np.zeros((len(rows), R_COLUMNS), np.int64)
+    firsts = np.zeros(puzzles.shape, np.uint8)
+    chosen = options(probe)
+    blocks = itertools.count()  # next() is atomic under the GIL: each block goes to one worker
+    native_search()
+
+    def worker() -> None:
+        work = Workspace(shape, BLOCK)
+        work.args[A_OPTIONS] = chosen
+        work.aim(shape)
+        while True:
+            lo = next(blocks) * BLOCK
+            if lo >= len(puzzles) or (deadline is not None and time.perf_counter() >= deadline):
+                return
+            hi = min(lo + BLOCK, len(puzzles))
+            work.point(puzzles[lo:hi], results[lo:hi])
+
+            def take(data: bytes, count: int, which: np.ndarray, lo: int = lo) -> None:
+                firsts[lo + which[:count]] = np.frombuffer(data, np.uint8).reshape(count, -1)
+
+            _drive(work, results[lo:hi], limit, 1, deadline, take)
+
+    jobs = max(1, min(jobs, -(-len(puzzles) // BLOCK)))
+    if jobs == 1:
+        worker()
+    else:
+        with ThreadPoolExecutor(jobs) as pool:
+            for done in [pool.submit(worker) for _ in range(jobs)]:
+                done.result()
+    complete = results[:, R_COMPLETE].astype(bool)
+    return BatchResult(
+        results[:, R_COUNT], firsts, results[:, R_NODES], results[:, R_BACKTRACKS], complete,
+        time.perf_counter() - start, results[:, R_PROBES],
+    )  # fmt: skip
 
 
 def solve_batch(
@@ -333,36 +808,5 @@ def solve_batch(
     time_limit: float | None = None,
     threads: int | None = None,
 ) -> BatchResult:
-    """Count each row of `givens` (0 = empty) with the units and cages of `template`, up to `limit`, across threads.
-
-    Each thread searches a contiguous slice of the rows in one kernel call per chunk of nodes (the
-    kernel releases the GIL). Givens are checked for range only: a repeated given has no solution.
-    Puzzles the time limit cuts short, or never reaches, have complete False.
-    """
-    start = time.perf_counter()
-    seconds = time_limit_or_none(time_limit)
-    deadline = None if seconds is None else start + seconds
-    n = template.n
-    givens = np.asarray(givens, np.int64).reshape(-1, n * n)
-    if givens.size and (givens.min() < 0 or givens.max() > n):
-        raise PuzzleError(f"givens of an order-{n} batch must lie in 0..{n}")
-    compiled = compile_puzzle(template)
-    starts = given_masks(givens, n)
-    firsts = np.zeros(givens.shape, np.uint8)
-    threads = max(1, min(threads or os.cpu_count() or 1, len(givens)))
-    bounds = [len(givens) * k // threads for k in range(threads + 1)]
-
-    def run(lo: int, hi: int) -> np.ndarray:
-        def take(rows: np.ndarray, puzzles: np.ndarray) -> None:
-            firsts[lo + puzzles] = rows
-
-        return _drive(compiled, starts[lo:hi], limit, 1, deadline, take)
-
-    with ThreadPoolExecutor(threads) as pool:
-        parts = list(pool.map(run, bounds[:-1], bounds[1:]))
-    results = np.concatenate(parts) if parts else np.zeros((0, 4), np.int64)
-    kernel = _kernel()
-    columns = (results[:, k] for k in (kernel.R_COUNT, kernel.R_NODES, kernel.R_BACKTRACKS))
-    complete = results[:, kernel.R_COMPLETE].astype(bool)
-    counts, nodes, backtracks = columns
-    return BatchResult(counts, firsts, nodes, backtracks, complete, time.perf_counter() - start)
+    """solve_givens with `threads` workers (None: one per CPU), as the benchmarks have called it."""
+    return solve_givens(template, givens, limit=limit, time_limit=time_limit, jobs=threads or os.cpu_count() or 1)

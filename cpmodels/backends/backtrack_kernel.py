@@ -1,20 +1,33 @@
+# mypy: disable-error-code="call-arg, var-annotated, call-overload"
 """The hot path of the backtrack backend: candidate-mask propagation and an iterative, resumable search.
 
-Arrays in, arrays and ints out; no Python object per node. Value v of a cell is bit v-1 of its
-uint64 candidate mask (orders up to 64). The puzzle arrives as `structure`, a tuple of flat int64
-arrays with offsets (see STRUCTURE), and `tuple_bits`, every cage tuple as one bit per cell.
+One native function, `search(args)`, compiled by numba as a C function (`cfunc`) whose only
+argument is the address of an int64 block (backtrack.A_*): the addresses of the structure, the
+givens, the workspaces, the solution buffer and the results, then the limits and options. The
+backtrack module calls it through ctypes, from numba's in-process compilation the first time and
+afterwards from the object code it saved (backtrack.native_search): a warm start imports llvmlite
+only, never numba, and a call costs one ctypes argument. ctypes releases the GIL during the call,
+so threads search slices of a batch at once.
+
+Arrays are raw pointers indexed by offsets (numba arrays would need its reference-counting runtime,
+which a standalone object cannot link); every offset comes from the structure's header (S_*) or the
+workspace's (W_*). The layout is defined at the top of this module, which imports numba only inside
+compile_search: backtrack.py imports the layout, fills the arrays and loads the compiled object
+without numba. Value v of a cell is bit v-1 of its uint64 candidate mask (orders up to 64).
 
 The search is iterative with an explicit stack of levels and a trail of (cell, old mask): a
-recursive njit function with cache=True has segfaulted when loaded from the cache. All its state
-lives in arrays the caller keeps (see new_search), so `run_search` can stop after `max_nodes` and
-be called again: the caller reads the clock between calls (numba cannot read one cheaply).
+recursive njit function with cache=True has segfaulted when loaded from numba's cache. All its
+state lives in the workspace the caller keeps, so `search` can stop after `max_nodes` values tried
+and be called again: the caller reads the clock between calls.
 
-Compilation and speed (measured, see the backend's report): every kernel is compiled with
-`_nrt=False` (no reference counting: all arrays are allocated by the caller, and numba's atomic
-increments and decrements of array references took about half the time of a node) and `_change`
-is inlined at numba's IR level (a call per mask change cost about a third more). Functions are few
-on purpose: numba compiles each njit function and signature on its own, at seconds apiece on a
-loaded machine.
+Every propagation goes through one call site (`_propagate` is inlined once): the state machine's
+phases (START, DESCEND, NEXT, DONE, and probing inside DESCEND) set what to try, the propagation
+runs, and its outcome is read by the phase that asked.
+
+Measured while choosing the rules (perf on forum_hardest): about a third of the time goes to naked
+singles (the peer loop), a fifth to the unit scans (hidden singles, then the values of each part for
+locked candidates), the rest to trail, branching choice and undo. Locked candidates were first a
+queue of dirty intersections, each read cell by cell: the unit scan costs half as much per node.
 """
 
 from __future__ import annotations
@@ -22,11 +35,30 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
 
-KERNEL: dict[str, Any] = {"cache": True, "_nrt": False}
-"""njit options of every kernel: cached on disk, and no reference counting (numba's private `_nrt` flag)."""
+# ---- the layout (backtrack.py fills the arrays, the kernel reads them) -------------------------------
 
+# The argument block (int64): addresses of the arrays, then integers.
+(
+    A_ST,
+    A_TUPLES,
+    A_GIVENS,
+    A_PUZZLES,
+    A_WS,
+    A_WM,
+    A_BUFFER,
+    A_RESULTS,
+    A_LIMIT,
+    A_KEEP,
+    A_MAX_NODES,
+    A_OPTIONS,
+    A_ROWS,
+) = range(13)
+ARGS_SIZE = 13
+
+# The structure's header: order and counts, then where each named array starts (and, last, where they end).
+S_N, S_CELLS, S_UNITS, S_CAGES, S_INTERS = range(5)
+S_ARRAYS = 5
 STRUCTURE = (
     "unit_start",  # unit u is unit_cells[unit_start[u]:unit_start[u + 1]]
     "unit_cells",
@@ -43,451 +75,612 @@ STRUCTURE = (
     "inter_units",  # its units a and b are inter_units[2x] and inter_units[2x + 1]
     "rest_start",  # the cells of a outside x are rest_cells[rest_start[2x]:rest_start[2x + 1]], then those of b
     "rest_cells",
-    "unit_inter_start",  # the intersections of unit u are unit_inters[unit_inter_start[u]:unit_inter_start[u + 1]]
-    "unit_inters",
+    "unit_group_start",  # unit u's groups of disjoint intersections: unit_group_start[u]..unit_group_start[u + 1]
+    "group_part_start",  # group G's parts (its intersections, then the rest of u): group_part_start[G]..[G + 1]
+    "part_inter",  # part p is intersection part_inter[p] (-1: the cells of u in none of the group's intersections)
+    "part_side",  # u is unit part_side[p] (0 or 1) of that intersection
+    "part_cell_start",  # the cells of part p are part_cells[part_cell_start[p]:part_cell_start[p + 1]]
+    "part_cells",
 )
-"""The names, in order, of the int64 arrays in the `structure` tuple every kernel takes."""
+"""The int64 arrays of the structure, in order; st[S_ARRAYS + k] is where array k starts in `st`."""
 
-# Slots of the int64 `state` array that survives between calls of run_search.
-PHASE, DEPTH, TRAIL, NODES, BACKTRACKS, COUNT, BUFFERED, PUZZLE, COMPLETE = range(9)
-STATE_SIZE = 9
+# The int64 workspace `ws`: the search state that survives between calls, then where each region starts
+# (ws[W_REGIONS + k], in `ws` for WS_REGIONS, in `wm` for WM_REGIONS).
+PHASE, DEPTH, TRAIL, NODES, BACKTRACKS, COUNT, BUFFERED, PUZZLE, COMPLETE, PROBES, GENERATION = range(11)
+W_REGIONS = 11
+WS_REGIONS = (
+    "level_cell",  # per depth: the cell branched on
+    "level_mark",  # per depth: the trail's length before its value
+    "trail_cell",  # per trail entry: the cell whose old mask trail_mask keeps
+    "queue",  # cells that became single, for naked singles
+    "dirty_units",  # units, cages, intersections to look at, each with its flag
+    "unit_flag",
+    "dirty_cages",
+    "cage_flag",
+    "buffer_puzzle",  # per buffered solution: its puzzle's index in the call
+    "probe_cells",  # the cells probed at the current node
+    "lone_stamp",  # per (intersection, side): the propagation that last removed lone_done from the other unit
+)
+WM_REGIONS = ("masks", "trail_mask", "level_todo", "union", "part_or", "lone_done")
+"""uint64 regions: candidate masks, old masks of the trail, values left per depth, a cage's union per cell,
+the values of each part (of a unit being looked at)."""
 # Phases of the current puzzle: propagate its givens, choose a branching cell, try the next value, finished.
 START, DESCEND, NEXT, DONE = 0, 1, 2, 3
-# What run_search returns: every puzzle finished, out of nodes for this call, solution buffer full.
+# What the kernel returns: every puzzle finished, out of nodes for this call, solution buffer full.
 FINISHED, PAUSED, BUFFER_FULL = 0, 1, 2
-# Columns of the `results` array, one row per puzzle (COMPLETE: 1 if the search was exhausted).
-R_COUNT, R_NODES, R_BACKTRACKS, R_COMPLETE = 0, 1, 2, 3
-# Slots of the int64 `work` array: the naked-single queue's head and tail, dirty unit, cage and intersection counts.
-QHEAD, QTAIL, NDIRTY_UNITS, NDIRTY_CAGES, NDIRTY_INTERS = 0, 1, 2, 3, 4
-WORK_SIZE = 5
+# Columns of the results (one row per puzzle; COMPLETE: 1 if the search was exhausted).
+R_COUNT, R_NODES, R_BACKTRACKS, R_COMPLETE, R_PROBES = range(5)
+R_COLUMNS = 5
+# Options: locked candidates on, up to (options >> PROBE_CELLS_SHIFT) & 255 cells probed at each branching
+# point (fewer than 2: none), at depths below (options >> PROBE_DEPTH_SHIFT) & 0xFFFF.
+OPT_LOCKED = 1
+PROBE_CELLS_SHIFT = 8
+PROBE_DEPTH_SHIFT = 16
 BUFFER_ROWS = 256
 """Solution rows the kernel fills at most before handing them back (BUFFER_FULL)."""
 
+LAYOUT = (
+    ARGS_SIZE, S_ARRAYS, STRUCTURE, W_REGIONS, WS_REGIONS, WM_REGIONS, (START, DESCEND, NEXT, DONE),
+    (FINISHED, PAUSED, BUFFER_FULL), R_COLUMNS, (OPT_LOCKED, PROBE_CELLS_SHIFT, PROBE_DEPTH_SHIFT),
+)  # fmt: skip
+"""Everything the kernel's object code depends on besides its source: part of its cache key."""
 
-def new_search(starts: np.ndarray, n: int, nunits: int, ncages: int, ninters: int, buffer_rows: int) -> tuple:
-    """Fresh search arrays for puzzles whose initial masks are the rows of `starts`, for run_search(*search).
 
-    In order: masks, trail cells and old masks, state, level cell/values left/trail mark, the solution
-    buffer and each buffered row's puzzle, results (one row per puzzle), then propagation scratch: the
-    tuple (naked-single queue, dirty unit list, unit flags, dirty cage list, cage flags, dirty intersection
-    list, intersection flags), `work` counters and a cage union per cell. The trail holds at most
-    ncells*n entries: along one path every entry removes at least one candidate. The arrays can serve
-    another search once `state` is zeroed: a puzzle's START resets the rest.
+_S = {name: S_ARRAYS + k for k, name in enumerate(STRUCTURE)}
+_W = {name: W_REGIONS + k for k, name in enumerate(WS_REGIONS + WM_REGIONS)}
+# Header slots of the named structure arrays and workspace regions, as compile-time constants.
+US, UC, PS, PE, CUS, CU, CC, GS, GC, TS, XS, XC, XU, RS, RC, UGS, GPS, PI, PSD, PCS, PCC = (
+    _S[name] for name in STRUCTURE
+)
+LC, LM, TC, Q, DU, UF, DC, CF, BP, PC, LS = (_W[name] for name in WS_REGIONS)
+M, TM, LT, UN, POR, LD = (_W[name] for name in WM_REGIONS)
+
+
+def compile_search() -> Any:
+    """The numba C function `search(args) -> code`, compiled now (seconds): see backtrack.native_search.
+
+    numba is imported here only: loading the saved object code needs none of this module but the layout.
     """
-    ncells = starts.shape[1]
-    scratch = tuple(np.zeros(size, np.int64) for size in (ncells, nunits, nunits, ncages, ncages, ninters, ninters))
-    return (
-        np.zeros(ncells, np.uint64),
-        np.zeros(ncells * n + 1, np.int64),
-        np.zeros(ncells * n + 1, np.uint64),
-        np.zeros(STATE_SIZE, np.int64),
-        np.zeros(ncells + 1, np.int64),
-        np.zeros(ncells + 1, np.uint64),
-        np.zeros(ncells + 1, np.int64),
-        np.zeros((max(1, buffer_rows), ncells), np.uint8),
-        np.zeros(max(1, buffer_rows), np.int64),
-        np.zeros((starts.shape[0], 4), np.int64),
-        scratch,
-        np.zeros(WORK_SIZE, np.int64),
-        np.zeros(ncells, np.uint64),
-    )
+    from llvmlite import ir
+    from numba import cfunc, njit, types
+    from numba.core.extending import intrinsic
 
+    INLINE = {"inline": "always", "_nrt": False, "error_model": "numpy"}
+    """Options of every helper: inlined into `search` at numba's IR level, no reference counting, no exceptions."""
 
-@njit(**KERNEL)
-def popcount(x: np.uint64) -> np.int64:
-    """The number of set bits of a uint64 (SWAR: pairs, nibbles, bytes, then one multiply)."""
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+    def _pointer_to(dtype: types.Type):
+        """An intrinsic turning an int64 address into a numba pointer to `dtype` (indexable like an array)."""
 
+        @intrinsic
+        def to_pointer(typingctx, address):
+            pointer = types.CPointer(dtype)
 
-@njit(**KERNEL)
-def _clear(dirty_units, unit_flag, dirty_cages, cage_flag, dirty_inters, inter_flag, work) -> None:
-    """Empty the naked-single queue and the dirty lists, clearing the flags of what they held."""
-    for k in range(work[NDIRTY_UNITS]):
-        unit_flag[dirty_units[k]] = 0
-    for k in range(work[NDIRTY_CAGES]):
-        cage_flag[dirty_cages[k]] = 0
-    for k in range(work[NDIRTY_INTERS]):
-        inter_flag[dirty_inters[k]] = 0
-    for k in range(WORK_SIZE):
-        work[k] = 0
+            def codegen(context, builder, signature, args):
+                return builder.inttoptr(args[0], context.get_value_type(pointer))
 
+            return pointer(types.int64), codegen
 
-@njit(**KERNEL, inline="always")
-def _change(
-    cell, new, masks, trail_cell, trail_mask, state, cell_unit_start, cell_units, cell_cage,
-    queue, dirty_units, unit_flag, dirty_cages, cage_flag, work,
-) -> None:  # fmt: skip
-    """Narrow masks[cell] to the nonzero `new`: trail the old mask, queue a new single, mark its units and cage dirty."""
-    t = state[TRAIL]
-    trail_cell[t] = cell
-    trail_mask[t] = masks[cell]
-    state[TRAIL] = t + 1
-    masks[cell] = new
-    if new & (new - np.uint64(1)) == 0:
-        queue[work[QTAIL]] = cell
-        work[QTAIL] += 1
-    for k in range(cell_unit_start[cell], cell_unit_start[cell + 1]):
-        u = cell_units[k]
-        if unit_flag[u] == 0:
-            unit_flag[u] = 1
-            dirty_units[work[NDIRTY_UNITS]] = u
-            work[NDIRTY_UNITS] += 1
-    g = cell_cage[cell]
-    if g >= 0 and cage_flag[g] == 0:
-        cage_flag[g] = 1
-        dirty_cages[work[NDIRTY_CAGES]] = g
-        work[NDIRTY_CAGES] += 1
+        return to_pointer
 
+    _int64s = _pointer_to(types.int64)
+    _uint64s = _pointer_to(types.uint64)
+    _uint8s = _pointer_to(types.uint8)
 
-@njit(**KERNEL)
-def propagate(
-    n, full, masks, trail_cell, trail_mask, state,
-    unit_start, unit_cells, peer_start, peers, cell_unit_start, cell_units, cell_cage, cage_start, cage_cells,
-    tuple_start, tuple_bits, queue, dirty_units, unit_flag, dirty_cages, cage_flag, work, union,
-    inter_start, inter_cells, inter_units, rest_start, rest_cells, unit_inter_start, unit_inters, dirty_inters, inter_flag,
-) -> bool:  # fmt: skip
-    """Run naked singles, hidden singles, locked candidates and cage filtering to a fixpoint; False on a contradiction.
+    @intrinsic
+    def popcount(typingctx, x):
+        """The number of set bits of a uint64: LLVM's ctpop, one instruction where the CPU has it."""
 
-    Takes the structure and scratch arrays one by one, unpacked once per run_search call.
-    """
-    one = np.uint64(1)
-    while True:
-        # 1. Naked singles: a cell down to one value removes it from every peer.
-        while work[QHEAD] < work[QTAIL]:
-            cell = queue[work[QHEAD]]
-            work[QHEAD] += 1
-            bit = masks[cell]
-            for k in range(peer_start[cell], peer_start[cell + 1]):
-                p = peers[k]
-                if masks[p] & bit:
-                    new = masks[p] & ~bit
-                    if new == 0:
-                        return False
-                    _change(
-                        p,
-                        new,
-                        masks,
-                        trail_cell,
-                        trail_mask,
-                        state,
-                        cell_unit_start,
-                        cell_units,
-                        cell_cage,
-                        queue,
-                        dirty_units,
-                        unit_flag,
-                        dirty_cages,
-                        cage_flag,
-                        work,
-                    )
-        # 2. One dirty unit, then back to 1: a full unit must still cover 1..n and places its hidden singles
-        #    (values with one possible cell); a partial unit of k cells must still offer k values. Its
-        #    intersections with other units become dirty for 3.
-        if work[NDIRTY_UNITS] > 0:
-            work[NDIRTY_UNITS] -= 1
-            u = dirty_units[work[NDIRTY_UNITS]]
-            unit_flag[u] = 0
-            for k in range(unit_inter_start[u], unit_inter_start[u + 1]):
-                x = unit_inters[k]
-                if inter_flag[x] == 0:
-                    inter_flag[x] = 1
-                    dirty_inters[work[NDIRTY_INTERS]] = x
-                    work[NDIRTY_INTERS] += 1
-            lo, hi = unit_start[u], unit_start[u + 1]
-            once = np.uint64(0)
-            twice = np.uint64(0)
-            for k in range(lo, hi):
-                m = masks[unit_cells[k]]
-                twice |= once & m
-                once |= m
-            if hi - lo < n:
-                if popcount(once) < hi - lo:
-                    return False
-                continue
-            if once != full:
-                return False
-            hidden = once & ~twice
-            while hidden:
-                bit = hidden & (~hidden + one)
-                hidden ^= bit
-                found = -1
+        def codegen(context, builder, signature, args):
+            return builder.ctpop(args[0])
+
+        return types.int64(types.uint64), codegen
+
+    @intrinsic
+    def lowest_bit_index(typingctx, x):
+        """The index of the lowest set bit of a nonzero uint64 (LLVM's cttz)."""
+
+        def codegen(context, builder, signature, args):
+            return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+        return types.int64(types.uint64), codegen
+
+    @njit(**INLINE)
+    def _change(st, ws, wm, o, cell, new, trail, qtail, ndu, ndc):
+        """Narrow masks[cell] to the nonzero `new`: trail the old mask, queue a new single, mark its units, cage dirty.
+
+        `o` holds the offsets used here; returns the new trail length, queue tail and dirty counts.
+        """
+        cus, cu, cc, tc, tm, q, du, uf, dc, cf, m = o
+        ws[tc + trail] = cell
+        wm[tm + trail] = wm[m + cell]
+        trail += 1
+        wm[m + cell] = new
+        if new & (new - np.uint64(1)) == 0:
+            ws[q + qtail] = cell
+            qtail += 1
+        for k in range(st[cus + cell], st[cus + cell + 1]):
+            u = st[cu + k]
+            if ws[uf + u] == 0:
+                ws[uf + u] = 1
+                ws[du + ndu] = u
+                ndu += 1
+        g = st[cc + cell]
+        if g >= 0 and ws[cf + g] == 0:
+            ws[cf + g] = 1
+            ws[dc + ndc] = g
+            ndc += 1
+        return trail, qtail, ndu, ndc
+
+    @njit(**INLINE)
+    def _propagate(st, tb, ws, wm, o, p, n, full, trail, qtail, ndu, ndc, locked, generation):
+        """Naked singles, hidden singles, locked candidates and cage filtering to a fixpoint.
+
+        The queue holds `qtail` new singles and the dirty lists `ndu` units and `ndc` cages. Returns
+        (consistent, trail length, cells placed: the queue's length at the end). On a contradiction
+        the flags of what stays dirty are cleared, so every flag is 0 between propagations.
+        `generation` numbers this propagation: values removed from the rest of a unit by locked
+        candidates are not looked for again in the same propagation (masks only shrink inside one).
+        """
+        us, uc, ps, pe, gs, gc, ts, rs, rc, ugs, gps, pi, psd, pcs, pcc = p
+        cus, cu, cc, tc, tm, q, du, uf, dc, cf, m = o
+        un = ws[UN]
+        por = ws[POR]
+        ls = ws[LS]
+        ld = ws[LD]
+        one = np.uint64(1)
+        zero = np.uint64(0)
+        qhead = 0
+        ok = True
+        while ok:
+            # 1. Naked singles: a cell down to one value removes it from every peer.
+            while qhead < qtail:
+                cell = ws[q + qhead]
+                qhead += 1
+                bit = wm[m + cell]
+                for k in range(st[ps + cell], st[ps + cell + 1]):
+                    peer = st[pe + k]
+                    pm = wm[m + peer]
+                    if pm & bit:
+                        new = pm & ~bit
+                        if new == zero:
+                            ok = False
+                            break
+                        trail, qtail, ndu, ndc = _change(st, ws, wm, o, peer, new, trail, qtail, ndu, ndc)
+                if not ok:
+                    break
+            if not ok:
+                break
+            # 2. One dirty unit, then back to 1. A full unit must still cover 1..n and places its hidden
+            #    singles (values with one possible cell, not yet placed); a unit of k < n cells must still
+            #    offer k values. Then locked candidates, in the same scan: in each group of the unit's
+            #    disjoint intersections, a value (not placed) found in one part only, an intersection with
+            #    unit b, is removed from the rest of b.
+            if ndu > 0:
+                ndu -= 1
+                u = ws[du + ndu]
+                ws[uf + u] = 0
+                lo = st[us + u]
+                hi = st[us + u + 1]
+                g0 = st[ugs + u]
+                g1 = st[ugs + u + 1]
+                once = zero
+                twice = zero
+                placed = zero
                 for k in range(lo, hi):
-                    if masks[unit_cells[k]] & bit:
-                        found = unit_cells[k]
+                    mk = wm[m + st[uc + k]]
+                    twice |= once & mk
+                    once |= mk
+                    if mk & (mk - one) == zero:
+                        placed |= mk
+                if hi - lo < n:
+                    if popcount(once) < hi - lo:
+                        ok = False
+                    continue
+                if once != full:
+                    ok = False
+                    continue
+                hidden = once & ~twice & ~placed
+                if hidden:
+                    while hidden:
+                        bit = hidden & (~hidden + one)
+                        hidden ^= bit
+                        found = -1
+                        for k in range(lo, hi):
+                            if wm[m + st[uc + k]] & bit:
+                                found = st[uc + k]
+                                break
+                        if found < 0:  # the one cell that could hold it took another hidden single
+                            ok = False
+                            break
+                        trail, qtail, ndu, ndc = _change(st, ws, wm, o, found, bit, trail, qtail, ndu, ndc)
+                    continue  # the unit is dirty again: locked candidates wait for its next scan
+                if not locked:
+                    continue
+                for g in range(g0, g1):  # only full units have groups
+                    p0 = st[gps + g]
+                    p1 = st[gps + g + 1]
+                    in_one = zero
+                    in_two = zero
+                    for pp in range(p0, p1):
+                        v = zero
+                        for k in range(st[pcs + pp], st[pcs + pp + 1]):
+                            v |= wm[m + st[pcc + k]]
+                        wm[por + pp] = v
+                        in_two |= in_one & v
+                        in_one |= v
+                    unique = in_one & ~in_two & ~placed
+                    if unique == zero:
+                        continue
+                    for pp in range(p0, p1):
+                        x = st[pi + pp]
+                        lone = wm[por + pp] & unique
+                        if x < 0 or lone == zero:
+                            continue
+                        other = 2 * x + 1 - st[psd + pp]
+                        if ws[ls + other] == generation:
+                            if lone & ~wm[ld + other] == zero:
+                                continue
+                            wm[ld + other] |= lone
+                        else:
+                            ws[ls + other] = generation
+                            wm[ld + other] = lone
+                        for k in range(st[rs + other], st[rs + other + 1]):
+                            cell = st[rc + k]
+                            mk = wm[m + cell]
+                            if mk & lone:
+                                new = mk & ~lone
+                                if new == zero:
+                                    ok = False
+                                    break
+                                trail, qtail, ndu, ndc = _change(st, ws, wm, o, cell, new, trail, qtail, ndu, ndc)
+                        if not ok:
+                            break
+                    if not ok:
                         break
-                if found < 0:  # the one cell that could hold it took another hidden single
-                    return False
-                if masks[found] != bit:
-                    _change(
-                        found,
-                        bit,
-                        masks,
-                        trail_cell,
-                        trail_mask,
-                        state,
-                        cell_unit_start,
-                        cell_units,
-                        cell_cage,
-                        queue,
-                        dirty_units,
-                        unit_flag,
-                        dirty_cages,
-                        cage_flag,
-                        work,
-                    )
-            continue
-        # 3. One dirty intersection x of units a and b, once singles are quiet (locked candidates): a value
-        #    that full unit a can place only inside x is removed from the rest of b, and the other way round.
-        if work[NDIRTY_INTERS] > 0:
-            work[NDIRTY_INTERS] -= 1
-            x = dirty_inters[work[NDIRTY_INTERS]]
-            inter_flag[x] = 0
-            inside = np.uint64(0)  # the values of x's undecided cells: naked singles dealt with the others
-            for k in range(inter_start[x], inter_start[x + 1]):
-                m = masks[inter_cells[k]]
-                if m & (m - one):
-                    inside |= m
-            if inside == 0:
                 continue
-            for side in range(2):
-                u = inter_units[2 * x + side]
-                if unit_start[u + 1] - unit_start[u] < n:
-                    continue
-                # the values of x that the rest of u lacks (the scan stops once it lacks none)
-                lone = inside
-                for k in range(rest_start[2 * x + side], rest_start[2 * x + side + 1]):
-                    lone &= ~masks[rest_cells[k]]
-                    if lone == 0:
-                        break
-                if lone == 0:
-                    continue
-                other = 2 * x + 1 - side
-                for k in range(rest_start[other], rest_start[other + 1]):
-                    cell = rest_cells[k]
-                    if masks[cell] & lone:
-                        new = masks[cell] & ~lone
-                        if new == 0:
-                            return False
-                        _change(
-                            cell,
-                            new,
-                            masks,
-                            trail_cell,
-                            trail_mask,
-                            state,
-                            cell_unit_start,
-                            cell_units,
-                            cell_cage,
-                            queue,
-                            dirty_units,
-                            unit_flag,
-                            dirty_cages,
-                            cage_flag,
-                            work,
-                        )
-            continue
-        # 4. One dirty cage, once the cheaper rules are quiet: keep the tuples that fit the masks, and
-        #    narrow each cage cell to the values those tuples give it.
-        if work[NDIRTY_CAGES] > 0:
-            work[NDIRTY_CAGES] -= 1
-            g = dirty_cages[work[NDIRTY_CAGES]]
-            cage_flag[g] = 0
-            lo, hi = cage_start[g], cage_start[g + 1]
-            size = hi - lo
-            for i in range(size):
-                union[i] = 0
-            for base in range(tuple_start[g], tuple_start[g + 1], size):
-                fits = True
+            # 3. One dirty cage, once the cheaper rules are quiet: keep the tuples that fit the masks, and
+            #    narrow each cage cell to the values those tuples give it.
+            if ndc > 0:
+                ndc -= 1
+                g = ws[dc + ndc]
+                ws[cf + g] = 0
+                lo = st[gs + g]
+                size = st[gs + g + 1] - lo
                 for i in range(size):
-                    if masks[cage_cells[lo + i]] & tuple_bits[base + i] == 0:
-                        fits = False
-                        break
-                if fits:
+                    wm[un + i] = zero
+                base = st[ts + g]
+                while base < st[ts + g + 1]:  # (a range with a variable step could raise: this cannot)
+                    fits = True
                     for i in range(size):
-                        union[i] |= tuple_bits[base + i]
-            for i in range(size):
-                cell = cage_cells[lo + i]
-                new = masks[cell] & union[i]
-                if new == 0:
-                    return False
-                if new != masks[cell]:
-                    _change(
-                        cell,
-                        new,
-                        masks,
-                        trail_cell,
-                        trail_mask,
-                        state,
-                        cell_unit_start,
-                        cell_units,
-                        cell_cage,
-                        queue,
-                        dirty_units,
-                        unit_flag,
-                        dirty_cages,
-                        cage_flag,
-                        work,
-                    )
-            continue
-        return True
-
-
-@njit(**KERNEL, nogil=True)
-def run_search(
-    n, structure, tuple_bits, starts, masks, trail_cell, trail_mask, state, level_cell, level_todo, level_mark,
-    buffer, buffer_puzzle, results, scratch, work, union, limit, keep, max_nodes,
-) -> int:  # fmt: skip
-    """Search the puzzles whose initial masks are the rows of `starts`, one after another, from `state` on.
-
-    Each puzzle is counted up to `limit` solutions; its first `keep` solutions go to `buffer` (values
-    1..n, the puzzle's index in `buffer_puzzle`) and its count, nodes, backtracks and exhaustion to
-    its row of `results`. Returns FINISHED once every puzzle is, PAUSED after `max_nodes` nodes in this
-    call, BUFFER_FULL when the caller must empty the buffer (reset state[BUFFERED]); call again to resume.
-    Releases the GIL, so threads can search slices of a batch at once.
-    """
-    ncells = masks.shape[0]
-    nunits = structure[0].shape[0] - 1
-    ncages = structure[7].shape[0] - 1
-    unit_start, unit_cells, peer_start, peers, cell_unit_start, cell_units, cell_cage = structure[:7]
-    cage_start, cage_cells, tuple_start = structure[7:10]
-    inter_start, inter_cells, inter_units, rest_start, rest_cells, unit_inter_start, unit_inters = structure[10:]
-    queue, dirty_units, unit_flag, dirty_cages, cage_flag, dirty_inters, inter_flag = scratch
-    one = np.uint64(1)
-    full = ~np.uint64(0) if n >= 64 else (one << np.uint64(n)) - one
-    spent = 0  # nodes in this call
-    while state[PUZZLE] < starts.shape[0]:
-        phase = state[PHASE]
-        if phase == START:
-            # 1. A puzzle's root: load its masks, queue every single, mark every unit and cage dirty, propagate.
-            for i in range(ncells):
-                masks[i] = starts[state[PUZZLE], i]
-            for x in range(inter_flag.shape[0]):  # a search cut short by its deadline may have left these set
-                inter_flag[x] = 0
-            work[QHEAD] = work[QTAIL] = work[NDIRTY_INTERS] = 0
-            ok = True
-            for cell in range(ncells):
-                m = masks[cell]
-                ok = ok and m != 0
-                if m != 0 and m & (m - one) == 0:
-                    queue[work[QTAIL]] = cell
-                    work[QTAIL] += 1
-            for u in range(nunits):
-                dirty_units[u] = u
-                unit_flag[u] = 1
-            for g in range(ncages):
-                dirty_cages[g] = g
-                cage_flag[g] = 1
-            work[NDIRTY_UNITS] = nunits
-            work[NDIRTY_CAGES] = ncages
-            ok = ok and propagate(
-                n, full, masks, trail_cell, trail_mask, state,
-                unit_start, unit_cells, peer_start, peers, cell_unit_start, cell_units, cell_cage, cage_start,
-                cage_cells, tuple_start, tuple_bits, queue, dirty_units, unit_flag, dirty_cages, cage_flag, work, union,
-                inter_start, inter_cells, inter_units, rest_start, rest_cells, unit_inter_start, unit_inters,
-                dirty_inters, inter_flag,
-            )  # fmt: skip
-            state[PHASE] = DESCEND if ok else DONE
-            state[COMPLETE] = 0 if ok else 1
-        elif phase == DESCEND:
-            # 2. After a consistent propagation: branch on a cell with the fewest candidates (MRV); among
-            #    bivalue cells, the one with the most undecided peers (degree: its choice constrains most).
-            cell = -1
-            fewest = 65
-            degree = -1
-            for i in range(ncells):
-                m = masks[i]
-                if m & (m - one):
-                    count = popcount(m)
-                    if count < fewest or count == fewest == 2:
-                        open_peers = 0
-                        if count == 2:  # degrees of bivalue cells only: a scan of every peer costs
-                            for k in range(peer_start[i], peer_start[i + 1]):
-                                pm = masks[peers[k]]
-                                open_peers += (pm & (pm - one)) != 0
-                        if count < fewest or open_peers > degree:
-                            cell, fewest, degree = i, count, open_peers
-            if cell >= 0:
-                d = state[DEPTH] + 1
-                state[DEPTH] = d
-                level_cell[d] = cell
-                level_todo[d] = masks[cell]
-                level_mark[d] = state[TRAIL]
-                state[PHASE] = NEXT
+                        if wm[m + st[gc + lo + i]] & tb[base + i] == zero:
+                            fits = False
+                            break
+                    if fits:
+                        for i in range(size):
+                            wm[un + i] |= tb[base + i]
+                    base += size
+                for i in range(size):
+                    cell = st[gc + lo + i]
+                    new = wm[m + cell] & wm[un + i]
+                    if new == zero:
+                        ok = False
+                        break
+                    if new != wm[m + cell]:
+                        trail, qtail, ndu, ndc = _change(st, ws, wm, o, cell, new, trail, qtail, ndu, ndc)
                 continue
-            # 3. Every cell is single: a solution. Record it while fewer than `keep` are, and count it.
-            if state[COUNT] < keep:
-                if state[BUFFERED] == buffer.shape[0]:
-                    return BUFFER_FULL  # resumes here, in DESCEND, once the caller has emptied the buffer
-                for i in range(ncells):
-                    buffer[state[BUFFERED], i] = popcount(masks[i] - one) + 1
-                buffer_puzzle[state[BUFFERED]] = state[PUZZLE]
-                state[BUFFERED] += 1
-            state[COUNT] += 1
-            state[PHASE] = DONE if state[COUNT] >= limit else NEXT
-        elif phase == NEXT:
-            # 4. Undo the value tried last at this depth (restore the trail to the level's mark).
-            d = state[DEPTH]
-            if d == 0:
-                state[PHASE] = DONE
-                state[COMPLETE] = 1
-                continue
-            t = state[TRAIL]
-            while t > level_mark[d]:
-                t -= 1
-                masks[trail_cell[t]] = trail_mask[t]
-            state[TRAIL] = t
-            todo = level_todo[d]
-            if todo == 0:
-                state[DEPTH] = d - 1  # 5. every value of this level is done: backtrack one level
-                continue
-            if spent >= max_nodes:
-                return PAUSED
-            # 6. Try the next value in increasing order; failure stays in NEXT, success descends.
-            bit = todo & (~todo + one)
-            level_todo[d] = todo ^ bit
-            state[NODES] += 1
-            spent += 1
-            # what a failed propagation left behind
-            _clear(dirty_units, unit_flag, dirty_cages, cage_flag, dirty_inters, inter_flag, work)
-            _change(
-                level_cell[d],
-                bit,
-                masks,
-                trail_cell,
-                trail_mask,
-                state,
-                cell_unit_start,
-                cell_units,
-                cell_cage,
-                queue,
-                dirty_units,
-                unit_flag,
-                dirty_cages,
-                cage_flag,
-                work,
-            )
-            if propagate(
-                n, full, masks, trail_cell, trail_mask, state,
-                unit_start, unit_cells, peer_start, peers, cell_unit_start, cell_units, cell_cage, cage_start,
-                cage_cells, tuple_start, tuple_bits, queue, dirty_units, unit_flag, dirty_cages, cage_flag, work, union,
-                inter_start, inter_cells, inter_units, rest_start, rest_cells, unit_inter_start, unit_inters,
-                dirty_inters, inter_flag,
-            ):  # fmt: skip
-                state[PHASE] = DESCEND
-            else:
-                state[BACKTRACKS] += 1
-        else:
-            # 7. DONE: report the puzzle and reset the state for the next one.
-            p = state[PUZZLE]
-            results[p, R_COUNT] = state[COUNT]
-            results[p, R_NODES] = state[NODES]
-            results[p, R_BACKTRACKS] = state[BACKTRACKS]
-            results[p, R_COMPLETE] = state[COMPLETE]
-            state[PUZZLE] = p + 1
-            state[PHASE] = START
-            state[DEPTH] = state[TRAIL] = state[NODES] = state[BACKTRACKS] = state[COUNT] = 0
-            _clear(dirty_units, unit_flag, dirty_cages, cage_flag, dirty_inters, inter_flag, work)
-    return FINISHED
+            return True, trail, qtail
+        # A contradiction: clear the flags of whatever is still dirty.
+        for k in range(ndu):
+            ws[uf + ws[du + k]] = 0
+        for k in range(ndc):
+            ws[cf + ws[dc + k]] = 0
+        return False, trail, qtail
+
+    @njit(**INLINE)
+    def _search(args):
+        """Search the puzzles of the argument block one after another, from the workspace's state on.
+
+        Each puzzle is counted up to `limit` solutions; its first `keep` solutions go to the buffer
+        (values 1..n, the puzzle's index in buffer_puzzle) and its count, nodes, backtracks, probes and
+        exhaustion to its row of the results. Returns FINISHED once every puzzle is, PAUSED after
+        `max_nodes` values tried in this call, BUFFER_FULL when the caller must empty the buffer (and
+        zero ws[BUFFERED]); call again to resume.
+        """
+        st = _int64s(args[A_ST])
+        tb = _uint64s(args[A_TUPLES])
+        givens = _uint8s(args[A_GIVENS])
+        puzzles = args[A_PUZZLES]
+        ws = _int64s(args[A_WS])
+        wm = _uint64s(args[A_WM])
+        buffer = _uint8s(args[A_BUFFER])
+        results = _int64s(args[A_RESULTS])
+        limit = args[A_LIMIT]
+        keep = args[A_KEEP]
+        max_nodes = args[A_MAX_NODES]
+        options = args[A_OPTIONS]
+        locked = (options & OPT_LOCKED) != 0
+        probe_cells = (options >> PROBE_CELLS_SHIFT) & 0xFF
+        probe_depth = (options >> PROBE_DEPTH_SHIFT) & 0xFFFF
+        rows = args[A_ROWS]
+
+        n = st[S_N]
+        ncells = st[S_CELLS]
+        nunits = st[S_UNITS]
+        ncages = st[S_CAGES]
+        ninters = st[S_INTERS]
+        ls = ws[LS]
+        p = (
+            st[US],
+            st[UC],
+            st[PS],
+            st[PE],
+            st[GS],
+            st[GC],
+            st[TS],
+            st[RS],
+            st[RC],
+            st[UGS],
+            st[GPS],
+            st[PI],
+            st[PSD],
+            st[PCS],
+            st[PCC],
+        )
+        ps, pe = st[PS], st[PE]
+        o = (st[CUS], st[CU], st[CC], ws[TC], ws[TM], ws[Q], ws[DU], ws[UF], ws[DC], ws[CF], ws[M])
+        m = ws[M]
+        tc = ws[TC]
+        tm = ws[TM]
+        q = ws[Q]
+        du = ws[DU]
+        uf = ws[UF]
+        dc = ws[DC]
+        cf = ws[CF]
+        lc = ws[LC]
+        lm = ws[LM]
+        lt = ws[LT]
+        bp = ws[BP]
+        pc = ws[PC]
+        one = np.uint64(1)
+        zero = np.uint64(0)
+        full = ~zero if n >= 64 else (one << np.uint64(n)) - one
+
+        phase = ws[PHASE]
+        depth = ws[DEPTH]
+        trail = ws[TRAIL]
+        nodes = ws[NODES]
+        backtracks = ws[BACKTRACKS]
+        count = ws[COUNT]
+        buffered = ws[BUFFERED]
+        puzzle = ws[PUZZLE]
+        complete = ws[COMPLETE]
+        probes = ws[PROBES]
+        generation = ws[GENERATION]
+        spent = 0  # values tried and probes in this call
+        code = FINISHED
+        # What the pending propagation was for, and the probing in progress at this node.
+        ROOT, BRANCH, PROBE, ELIMINATE = 0, 1, 2, 3
+        pending = -1
+        qtail = 0
+        ndu = 0
+        ndc = 0
+        nprobe = 0  # cells to probe at this node, in ws[pc:pc + nprobe]
+        probe_i = 0
+        probe_todo = zero
+        probe_bit = zero
+        probe_mark = 0
+        probe_worst = 0  # fewest cells placed by a value of the cell being probed
+        best_cell = -1
+        best_score = -1
+        probing = False
+        skip_probe = False
+        while puzzle < puzzles:
+            if not probing:
+                if phase == START:
+                    # 1. A puzzle's root: masks from its givens, every single queued, every unit and cage dirty.
+                    row = puzzle * ncells
+                    qtail = 0
+                    for i in range(ncells):
+                        v = givens[row + i]
+                        if v == 0:
+                            wm[m + i] = full
+                        else:
+                            wm[m + i] = one << np.uint64(v - 1)
+                            ws[q + qtail] = i
+                            qtail += 1
+                    for u in range(nunits):
+                        ws[du + u] = u
+                        ws[uf + u] = 1
+                    for g in range(ncages):
+                        ws[dc + g] = g
+                        ws[cf + g] = 1
+                    ndu = nunits
+                    ndc = ncages
+                    depth = trail = nodes = backtracks = count = probes = generation = 0
+                    for k in range(2 * ninters + 1):
+                        ws[ls + k] = 0
+                    complete = 0
+                    probing = False
+                    pending = ROOT
+                elif phase == DESCEND:
+                    # 2. After a consistent propagation: the fewest candidates (MRV); among bivalue cells, the
+                    #    most undecided peers (degree). With probing, a few of the fewest-candidate cells are
+                    #    tried value by value first (see PROBE).
+                    cell = -1
+                    fewest = 65
+                    degree = -1
+                    for i in range(ncells):
+                        mi = wm[m + i]
+                        if mi & (mi - one):
+                            c = popcount(mi)
+                            if c < fewest or c == fewest == 2:
+                                open_peers = 0
+                                if c == 2:  # degrees of bivalue cells only: a scan of every peer costs
+                                    for k in range(st[ps + i], st[ps + i + 1]):
+                                        pm = wm[m + st[pe + k]]
+                                        open_peers += (pm & (pm - one)) != zero
+                                if c < fewest or open_peers > degree:
+                                    cell, fewest, degree = i, c, open_peers
+                    if cell < 0:
+                        # 3. Every cell is single: a solution. Recorded while fewer than `keep` are, and counted.
+                        if count < keep:
+                            if buffered == rows:
+                                code = BUFFER_FULL  # resumes here, in DESCEND, once the caller has emptied it
+                                break
+                            base = buffered * ncells
+                            for i in range(ncells):
+                                buffer[base + i] = lowest_bit_index(wm[m + i]) + 1
+                            ws[bp + buffered] = puzzle
+                            buffered += 1
+                        count += 1
+                        phase = DONE if count >= limit else NEXT
+                        continue
+                    nprobe = 0
+                    if probe_cells > 1 and depth < probe_depth and not skip_probe:
+                        for i in range(ncells):
+                            mi = wm[m + i]
+                            if mi & (mi - one) and popcount(mi) == fewest:
+                                ws[pc + nprobe] = i
+                                nprobe += 1
+                                if nprobe == probe_cells:
+                                    break
+                    skip_probe = False
+                    if nprobe < 2:
+                        depth += 1
+                        ws[lc + depth] = cell
+                        wm[lt + depth] = wm[m + cell]
+                        ws[lm + depth] = trail
+                        phase = NEXT
+                        continue
+                    probing = True
+                    probe_i = 0
+                    probe_todo = wm[m + ws[pc]]
+                    probe_worst = ncells + 1
+                    best_cell = -1
+                    best_score = -1
+                    continue
+                elif phase == NEXT:
+                    # 4. Undo the value tried last at this depth (restore the trail to the level's mark).
+                    if depth == 0:
+                        phase = DONE
+                        complete = 1
+                        continue
+                    mark = ws[lm + depth]
+                    while trail > mark:
+                        trail -= 1
+                        wm[m + ws[tc + trail]] = wm[tm + trail]
+                    todo = wm[lt + depth]
+                    if todo == zero:
+                        depth -= 1  # 5. every value of this level is done: backtrack one level
+                        continue
+                    if spent >= max_nodes:
+                        code = PAUSED
+                        break
+                    # 6. Try the next value in increasing order; failure stays in NEXT, success descends.
+                    bit = todo & (~todo + one)
+                    wm[lt + depth] = todo ^ bit
+                    nodes += 1
+                    spent += 1
+                    qtail = ndu = ndc = 0
+                    trail, qtail, ndu, ndc = _change(st, ws, wm, o, ws[lc + depth], bit, trail, qtail, ndu, ndc)
+                    pending = BRANCH
+                else:
+                    # 7. DONE: report the puzzle and reset the state for the next one.
+                    r = puzzle * R_COLUMNS
+                    results[r + R_COUNT] = count
+                    results[r + R_NODES] = nodes
+                    results[r + R_BACKTRACKS] = backtracks
+                    results[r + R_COMPLETE] = complete
+                    results[r + R_PROBES] = probes
+                    puzzle += 1
+                    phase = START
+                    continue
+            if probing:
+                # PROBE: try the next value of the next probe cell, with propagation, and undo it. A value that
+                # fails is removed from the cell for good (at this node); the others score the cell by the
+                # fewest cells any of its values places. Then branch on the best-scored cell.
+                if probe_todo == zero:
+                    cell = ws[pc + probe_i]
+                    if probe_worst > best_score and probe_worst <= ncells:
+                        best_cell, best_score = cell, probe_worst
+                    probe_i += 1
+                    if probe_i == nprobe:
+                        probing = False
+                        if best_cell < 0 or wm[m + best_cell] & (wm[m + best_cell] - one) == zero:
+                            skip_probe = True  # eliminations changed the node: choose again, without probing
+                            phase = DESCEND
+                            continue
+                        depth += 1
+                        ws[lc + depth] = best_cell
+                        wm[lt + depth] = wm[m + best_cell]
+                        ws[lm + depth] = trail
+                        phase = NEXT
+                        continue
+                    probe_todo = wm[m + ws[pc + probe_i]]
+                    probe_worst = ncells + 1
+                probe_bit = probe_todo & (~probe_todo + one)
+                probe_todo ^= probe_bit
+                probe_mark = trail
+                probes += 1
+                spent += 1
+                qtail = ndu = ndc = 0
+                trail, qtail, ndu, ndc = _change(st, ws, wm, o, ws[pc + probe_i], probe_bit, trail, qtail, ndu, ndc)
+                pending = PROBE
+            while pending >= 0:  # the one place every propagation runs; a failed probe asks for another
+                generation += 1
+                ok, trail, placed = _propagate(
+                    st, tb, ws, wm, o, p, n, full, trail, qtail, ndu, ndc, locked, generation
+                )
+                kind = pending
+                pending = -1
+                if kind == ROOT:
+                    phase = DESCEND if ok else DONE
+                    complete = 0 if ok else 1
+                elif kind == BRANCH:
+                    if ok:
+                        phase = DESCEND
+                    else:
+                        backtracks += 1
+                elif kind == PROBE:
+                    while trail > probe_mark:
+                        trail -= 1
+                        wm[m + ws[tc + trail]] = wm[tm + trail]
+                    if ok:
+                        probe_worst = min(probe_worst, placed)
+                        continue
+                    cell = ws[pc + probe_i]
+                    new = wm[m + cell] & ~probe_bit
+                    if new == zero:  # no value of this cell survives: the node fails
+                        probing = False
+                        backtracks += 1
+                        phase = NEXT
+                        continue
+                    # the cell is not scored (its values changed); probing goes on with the next one
+                    probe_todo = zero
+                    probe_worst = ncells + 1
+                    qtail = ndu = ndc = 0
+                    trail, qtail, ndu, ndc = _change(st, ws, wm, o, cell, new, trail, qtail, ndu, ndc)
+                    pending = ELIMINATE
+                else:  # ELIMINATE: the node's state once a failed probe's value is removed
+                    if not ok:
+                        probing = False
+                        backtracks += 1
+                        phase = NEXT
+        ws[PHASE] = phase
+        ws[DEPTH] = depth
+        ws[TRAIL] = trail
+        ws[NODES] = nodes
+        ws[BACKTRACKS] = backtracks
+        ws[COUNT] = count
+        ws[BUFFERED] = buffered
+        ws[PUZZLE] = puzzle
+        ws[COMPLETE] = complete
+        ws[PROBES] = probes
+        ws[GENERATION] = generation
+        return code
+
+    @cfunc(types.int64(types.CPointer(types.int64)), nopython=True, _nrt=False, error_model="numpy")
+    def search(args):
+        return _search(args)
+
+    return search
