@@ -132,7 +132,7 @@ def test_quotient_is_exact_never_truncated():
 
 def test_known_counts_from_tdoku_sample():
     """Unsolvable, unique and multiple-solution 9x9 puzzles, each counted exactly (counts up to 847)."""
-    for entry, (_, line) in zip(read_text(TDOKU.read_text()), data_lines(TDOKU)):
+    for entry, (_, line) in zip(read_text(TDOKU.read_text()), data_lines(TDOKU), strict=True):
         count = int(line.split(":")[1])
         result = solve(entry.puzzle, backend="backtrack", limit=count + 1)
         assert result.count == count and result.complete, (entry.line, result.count, count)
@@ -221,7 +221,7 @@ def test_batch_counts_many_puzzles_in_one_call():
     for threads in (1, 2):
         result = solve_batch(entries[0].puzzle, givens, limit=2, threads=threads)
         assert (result.counts == expected).all() and result.complete[expected < 2].all()
-        for entry, count, first in zip(entries, result.counts, result.firsts):
+        for entry, count, first in zip(entries, result.counts, result.firsts, strict=True):
             assert count == 0 or is_solution(entry.puzzle, first.tolist())
 
 
@@ -240,7 +240,7 @@ def test_a_search_cut_short_leaves_nothing_behind():
     backend = BacktrackBackend()
     cut = backend.solve(sudoku_puzzle([0] * 81), limit=10**12, time_limit=0.05)
     assert not cut.complete
-    for entry, (_, line) in zip(read_text(TDOKU.read_text()), data_lines(TDOKU)):
+    for entry, (_, line) in zip(read_text(TDOKU.read_text()), data_lines(TDOKU), strict=True):
         result = backend.solve(entry.puzzle, limit=2)
         assert result.count == min(int(line.split(":")[1]), 2) and (result.complete or result.count == 2)
         assert all(is_solution(entry.puzzle, s) for s in result.solutions)

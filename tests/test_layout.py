@@ -1,6 +1,7 @@
 """The package's layout: imports run one way, so the import graph, read from the source, has no cycle.
 
-cli -> solve/crosscheck/generate -> backends and formats -> family modules -> grid -> cages, errors.
+cli -> inputs, answers, batch -> generate, solve, crosscheck -> backends and formats
+    -> family modules -> grid -> cages, errors.
 """
 
 from __future__ import annotations

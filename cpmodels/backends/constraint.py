@@ -98,7 +98,7 @@ class ConstraintModel:
 def library() -> ModuleType | None:
     """The python-constraint2 module, or None if it is not installed (another `constraint` does not count)."""
     try:
-        import constraint  # type: ignore[import-untyped]  # absolute: the top-level package, never this module
+        import constraint  # absolute: the top-level package, never this module
     except ImportError:
         return None
     return constraint if hasattr(constraint, "BacktrackingSolver") else None
