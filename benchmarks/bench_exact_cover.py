@@ -42,8 +42,9 @@ sys.path.insert(0, str(REPO))
 from cpmodels import BACKENDS  # noqa: E402
 from cpmodels.backends import dlx as dlx_backend  # noqa: E402
 from cpmodels.backends.dlx import count_cover, warm_up  # noqa: E402
+from cpmodels.cover import ExactCoverProblem  # noqa: E402
 from cpmodels.formats import read_text  # noqa: E402
-from cpmodels.formats.dlx import ExactCoverProblem, write_cover  # noqa: E402
+from cpmodels.formats.dlx import write_cover  # noqa: E402
 from tests.test_exact_cover import langford, latin, pentominoes, queens  # noqa: E402
 
 DATA = REPO.parent / "shared" / "data"

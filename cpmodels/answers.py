@@ -7,19 +7,44 @@ puzzle of its input (a single puzzle is shown in full; in a batch only what is w
 
 from __future__ import annotations
 
+import sys
+
+from tqdm import tqdm
+
 from . import formats, mathdoku
 from .backends import SolveResult, format_stats
-from .crosscheck import CrossCheck, cross_check
+from .backends.base import status_for
+from .cover import ExactCoverProblem
+from .crosscheck import CHECK_ENGINES, CrossCheck, cross_check, cross_check_cover
+from .errors import CpModelsError
 from .formats import Entry
+from .formats.dlx import format_solution
 from .grid import GridPuzzle, cells_named, explain_violation
-from .solve import solve
+from .solve import COVER_ENGINES, DEFAULT_BACKEND, solve, solve_cover
+
+COVER_FORMATS = ("knuth",)
+"""How `solve --format` prints an exact cover besides its default (each option's items, as written)."""
+COUNT_ALL = 2**62
+"""The limit of `count` on an exact-cover problem without --limit: every solution."""
 
 
 def solve_answer(
-    entry: Entry, single: bool, *, backend: str, limit: int, time_limit: float | None, fmt: str | None, stats: bool
+    entry: Entry,
+    single: bool,
+    *,
+    backend: str | None,
+    limit: int,
+    time_limit: float | None,
+    fmt: str | None,
+    stats: bool,
 ) -> tuple[str, str]:
     """The status and time, the solution (a second one when not unique) in `fmt` (None: the input's), the stats."""
+    if entry.cover is not None:
+        return _solve_cover_answer(entry, entry.cover, _cover_engine(entry, backend), limit, time_limit, fmt, stats)
     puzzle = _puzzle(entry)
+    if fmt in COVER_FORMATS:
+        raise CpModelsError(f"--format {fmt} prints exact-cover solutions (DLX files); {puzzle.name} is a grid puzzle")
+    backend = backend or DEFAULT_BACKEND
     result = solve(puzzle, backend=backend, limit=limit, time_limit=time_limit)
     fmt = fmt or formats.solution_format(entry.fmt)
     lines = [f"# {puzzle.name}: {result.status} ({result.wall_s * 1000:.1f} ms, {backend})"]
@@ -32,25 +57,98 @@ def solve_answer(
     return result.status, "\n".join(lines)
 
 
-def count_answer(entry: Entry, single: bool, *, backend: str, limit: int, time_limit: float | None) -> tuple[str, str]:
-    """The count up to `limit`: `N`, `>=N`, or `>=N (time limit reached)`; named by the puzzle in a batch."""
-    puzzle = _puzzle(entry)
-    result = solve(puzzle, backend=backend, limit=limit, time_limit=time_limit)
+def _solve_cover_answer(
+    entry: Entry,
+    problem: ExactCoverProblem,
+    engine: str,
+    limit: int,
+    time_limit: float | None,
+    fmt: str | None,
+    stats: bool,
+) -> tuple[str, str]:
+    """solve_answer for an exact cover: each solution as its options' items, or with Knuth's moves (`knuth`)."""
+    if fmt not in (None, *COVER_FORMATS):
+        raise CpModelsError(f"{entry.label}: an exact cover prints as its options (the default) or --format knuth")
+    if fmt == "knuth" and engine != "dlx":
+        raise CpModelsError(f"{entry.label}: --format knuth prints Knuth's moves, which dlx records, not {engine}")
+    result = solve_cover(problem, engine=engine, limit=limit, time_limit=time_limit, trace=fmt == "knuth")
+    status = status_for(result.count, limit, result.complete)
+    lines = [f"# {entry.label}: {status} ({result.wall_s * 1000:.1f} ms, {engine})"]
+    for k, options in enumerate(result.solutions):
+        if fmt == "knuth":  # numbered, with the moves, as DLX1 prints them
+            lines.append(format_solution(problem, options, result.moves[k], number=k + 1).rstrip("\n"))
+            continue
+        if k == 1:
+            lines.append("# a second solution:")
+        lines.append(format_solution(problem, options).rstrip("\n"))
+    if stats:
+        lines.append(f"# stats {engine}: {format_stats(result.stats)}")
+    return status, "\n".join(lines)
+
+
+def count_answer(
+    entry: Entry, single: bool, *, backend: str | None, limit: int | None, time_limit: float | None
+) -> tuple[str, str]:
+    """The count up to `limit`: `N`, `>=N`, or `>=N (time limit reached)`; named by the puzzle in a batch.
+
+    `limit` None: 1000 for a puzzle, every solution of an exact cover (with a progress line on stderr).
+    """
+    if entry.cover is not None:
+        limit = limit or COUNT_ALL
+        result = _cover_count(entry, _cover_engine(entry, backend), limit, time_limit)
+    else:
+        limit = limit or 1000
+        result = solve(_puzzle(entry), backend=backend or DEFAULT_BACKEND, limit=limit, time_limit=time_limit)
     shown = str(result.count) if result.complete else f">={result.count}"
     if not result.complete and result.count < limit:
         shown += " (time limit reached)"
         outcome = "timeout"
     else:
         outcome = status_of_count(result.count)
-    return outcome, shown if single else f"{puzzle.name}: {shown}"
+    return outcome, shown if single else f"{entry.label}: {shown}"
+
+
+def _cover_engine(entry: Entry, backend: str | None) -> str:
+    """The engine that solves the exact cover of `entry`: `backend` (None: the default) if it can."""
+    if backend is None or backend in COVER_ENGINES:
+        return backend or COVER_ENGINES[0]
+    engines = ", ".join(COVER_ENGINES)
+    raise CpModelsError(
+        f"{entry.label}: backend {backend!r} does not solve exact-cover problems; use one of: {engines}"
+    )
+
+
+def _cover_count(entry: Entry, engine: str, limit: int, time_limit: float | None) -> SolveResult:
+    """The exact covers of `entry` counted up to `limit`, two kept, with a progress line on stderr after a second."""
+    assert entry.cover is not None
+    with tqdm(desc="counting", unit=" solutions", delay=1.0, disable=None, file=sys.stderr) as bar:
+
+        def progress(found: int, nodes: int) -> None:
+            bar.update(found - bar.n)
+            bar.set_postfix_str(f"{nodes:,} nodes", refresh=False)
+
+        found = solve_cover(
+            entry.cover, engine=engine, limit=limit, time_limit=time_limit, keep=2,
+            progress=progress if engine == "dlx" else None,
+        )  # fmt: skip
+    status = status_for(found.count, limit, found.complete)
+    return SolveResult(status, [], found.count, found.complete, found.wall_s, dict(found.stats), engine)
 
 
 def check_answer(
-    entry: Entry, single: bool, *, engines: tuple[str, ...], time_limit: float | None, stats: bool, hide_operators: bool
+    entry: Entry,
+    single: bool,
+    *,
+    engines: tuple[str, ...] | None,
+    time_limit: float | None,
+    stats: bool,
+    hide_operators: bool,
 ) -> tuple[str, str]:
-    """The puzzle cross-checked by `engines`: its outcome (`mismatch` if the file's claims are wrong), the lines."""
+    """The puzzle cross-checked by `engines` (None: the defaults): its outcome (`mismatch`: wrong claims), the lines."""
+    if entry.cover is not None:
+        return _check_cover_answer(entry, entry.cover, engines or COVER_ENGINES, time_limit, stats, single)
     puzzle = _puzzle(entry)
-    check = cross_check(puzzle, engines, limit=2, time_limit=time_limit)
+    check = cross_check(puzzle, engines or CHECK_ENGINES, limit=2, time_limit=time_limit)
     outcome = check_outcome(check)
     wrong = wrong_claims(entry, check) if outcome in ("unique", "multiple", "none") else None
     lines = []
@@ -65,6 +163,31 @@ def check_answer(
     if hide_operators:
         lines += _ambiguous_lines(puzzle)
     return "mismatch" if wrong else outcome, "\n".join(lines)
+
+
+def _check_cover_answer(
+    entry: Entry,
+    problem: ExactCoverProblem,
+    engines: tuple[str, ...],
+    time_limit: float | None,
+    stats: bool,
+    single: bool,
+) -> tuple[str, str]:
+    """check_answer for an exact cover: the engines' agreement and, for a single problem, its solutions."""
+    check = cross_check_cover(problem, engines, limit=2, time_limit=time_limit)
+    outcome = check_outcome(check)
+    lines = []
+    if single or outcome != "unique" or stats:
+        lines.append(f"{entry.label}: {outcome}")
+        if single or outcome == "disagree" or not check.results:
+            lines.append(_indented(check.describe()))
+        if check.results and single:
+            for k, options in enumerate(_fullest(check).solutions):
+                lines.append("a second solution, the witness:" if k else "solution:")
+                lines.append(format_solution(problem, options).rstrip("\n"))
+    if stats:
+        lines += [f"  stats {name}: {format_stats(result.stats)}" for name, result in check.results.items()]
+    return outcome, "\n".join(lines)
 
 
 def _puzzle(entry: Entry) -> GridPuzzle:

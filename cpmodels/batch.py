@@ -73,18 +73,18 @@ def answer_all(
     answer: Answer,
     results: Printed | Records,
     tally: Counter[str],
-    before_first_puzzle: Callable[[], None],
+    before_first_puzzle: Callable[[Entry], None],
 ) -> None:
     """Answer every entry in input order, each written and counted in `tally` at once; skip those `results` hold.
 
-    `before_first_puzzle()` runs once, before the first puzzle answered (not for an entry that is an error).
+    `before_first_puzzle(entry)` runs once, before the first puzzle (or exact cover) answered, not for an error.
     """
     waiting = True
     for k, entry in enumerate(_progress(entries, single), start=1):
         if results.answered(k, entry.line):
             continue
-        if entry.puzzle and waiting:
-            before_first_puzzle()
+        if entry.solvable and waiting:
+            before_first_puzzle(entry)
             waiting = False
         outcome, text = _answered(entry, single, answer)
         with SIGNALS.held():
@@ -102,7 +102,7 @@ def _progress(entries: Iterator[Entry], single: bool) -> Iterable[Entry]:
 def _answered(entry: Entry, single: bool, answer: Answer) -> tuple[str, str]:
     """(outcome, text) for one entry: `answer`'s, or `bad input` with its one-line message on stderr."""
     error = entry.error
-    if entry.puzzle is not None:
+    if entry.solvable:
         try:
             return answer(entry, single)
         except CpModelsError as e:  # a backend that cannot take this puzzle, a format that cannot carry it

@@ -37,14 +37,17 @@ from tqdm import tqdm
 from . import __version__, answers, batch, formats, inputs, mathdoku, sudoku
 from .backends import BACKENDS
 from .batch import EXIT, Answer
+from .cover import ExactCoverProblem
+from .crosscheck import CHECK_ENGINES
 from .errors import CpModelsError, Interrupted, SearchTimeoutError
 from .formats import Entry
 from .generate import FAMILIES, Progress, TimeLimitWarning, generate
 from .grid import GridPuzzle, cells_named
 from .interrupts import signals_interrupt
+from .solve import COVER_ENGINES, DEFAULT_BACKEND
 
-SOLUTION_FORMATS = (*formats.SOLUTION_FORMATS, *formats.NATIVE_SOLUTIONS)
-"""The formats `solve --format` prints solutions in."""
+SOLUTION_FORMATS = (*formats.SOLUTION_FORMATS, *formats.NATIVE_SOLUTIONS, *answers.COVER_FORMATS)
+"""The formats `solve --format` prints solutions in (knuth: an exact cover as Knuth's DLX1 prints it)."""
 EXIT_HELP = (
     "exit codes: 0 solved/unique, 2 bad input, 3 multiple solutions, 4 no solution, 5 timeout, "
     "6 engines disagree (check), 7 the file's recorded count or solution is wrong (check), 130 Ctrl-C, "
@@ -54,8 +57,6 @@ MAX_SECONDS = 366 * 86400.0
 """The longest --time-limit: a year; longer is no limit at all, and leaving the option out says so."""
 MAX_LIMIT = 2**62
 """The largest --limit: counts beyond it do not fit the native engines' 64-bit counters."""
-CHECK_ENGINES = ("cpsat", "dlx", "backtrack")
-"""The engines `check` cross-checks by default: independent, and each fast enough for files of puzzles."""
 NATIVE_ENGINES = ("dlx", "backtrack")
 """The engines whose kernels numba compiles on first use (about 14 s, then cached on disk)."""
 NOTICE_AFTER = 3.0
@@ -216,7 +217,8 @@ def _add_input_arguments(p: argparse.ArgumentParser, command: str) -> None:
             choices=SOLUTION_FORMATS,
             metavar="FORMAT",
             help=f"how solutions are printed: {', '.join(SOLUTION_FORMATS)} (default: pls and qwh input in "
-            "its own format, any other as a grid)",
+            "its own format, an exact cover as its options, any other as a grid; knuth: an exact cover with "
+            "Knuth's (k of n) moves, as DLX1 prints it)",
         )
     else:
         _add_misplaced_format(p, command)
@@ -286,8 +288,8 @@ def _format_advice(command: str, name: str) -> str:
         return f"{command} writes the format --to names (--to {shown}); --from forces the input format"
     advice = f"; to force the input format use --from {shown}" if name in formats.input_formats() else ""
     if command == "solve":
-        if name in formats.output_formats() and not advice:
-            advice = f"; to write puzzles as {shown} use `cpmodels convert --to {shown}`"
+        if name in formats.output_formats():
+            advice = f"; to write puzzles as {shown} use `cpmodels convert --to {shown}`{advice}"
         return f"--format is the output format, one of {', '.join(SOLUTION_FORMATS)}{advice}"
     return f"{command} prints no puzzles, so it takes no output --format{advice}"
 
@@ -299,7 +301,8 @@ def _add_search_arguments(p: argparse.ArgumentParser) -> None:
             "--backend",
             default=None,
             choices=sorted(BACKENDS),
-            help=f"one engine only (default: cross-check {', '.join(CHECK_ENGINES)})",
+            help=f"one engine only (default: cross-check {', '.join(CHECK_ENGINES)}; an exact cover "
+            f"{', '.join(COVER_ENGINES)})",
         )
         p.add_argument(
             "--backends",
@@ -309,7 +312,12 @@ def _add_search_arguments(p: argparse.ArgumentParser) -> None:
             help=f"the engines to cross-check, from: {', '.join(sorted(BACKENDS))}",
         )
     else:
-        p.add_argument("--backend", default="cpsat", choices=sorted(BACKENDS), help="search engine (default: cpsat)")
+        p.add_argument(
+            "--backend",
+            default=None,
+            choices=sorted(BACKENDS),
+            help=f"search engine (default: {DEFAULT_BACKEND}; {COVER_ENGINES[0]} for an exact cover)",
+        )
     p.add_argument("--time-limit", type=_seconds, default=None, metavar="S", help="seconds per puzzle (default: none)")
     if p.get_default("command") == "solve":
         p.add_argument("--first", action="store_true", help="stop at the first solution (no uniqueness proof)")
@@ -321,9 +329,9 @@ def _add_search_arguments(p: argparse.ArgumentParser) -> None:
         p.add_argument(
             "--limit",
             type=_integer_in(1, MAX_LIMIT),
-            default=1000,
+            default=None,
             metavar="N",
-            help="stop counting at N (default 1000)",
+            help="stop counting at N (default 1000; an exact cover: count them all)",
         )
 
 
@@ -445,9 +453,8 @@ def _prepared(entry: Entry, hide_operators: bool) -> Entry:
 def _run_batch(args: argparse.Namespace, tally: Counter[str], answer: Answer) -> int:
     """Answer every puzzle in input order, each written as soon as it is known; the worst outcome's exit code."""
     entries, single = inputs.with_single(_entries(args))
-    engines = _engines(args)
     with batch.results(args.output, args.command, args.resume, tally) as results:
-        batch.answer_all(entries, single, answer, results, tally, partial(_warm_up, engines))
+        batch.answer_all(entries, single, answer, results, tally, lambda entry: _warm_up(_engines(args, entry)))
         if args.command == "check":
             results.write_summary(batch.summary_table(tally))
     return batch.worst_exit_code(tally)
@@ -469,16 +476,20 @@ def _run_count(args: argparse.Namespace, tally: Counter[str]) -> int:
 def _run_check(args: argparse.Namespace, tally: Counter[str]) -> int:
     """`cpmodels check`: prove each puzzle unique; show the others with a witness, then a summary table."""
     options = {"time_limit": args.time_limit, "stats": args.stats, "hide_operators": args.hide_operators}
-    return _run_batch(args, tally, partial(answers.check_answer, engines=_engines(args), **options))
+    engines = (args.backend,) if args.backend else args.backends
+    return _run_batch(args, tally, partial(answers.check_answer, engines=engines, **options))
 
 
-def _engines(args: argparse.Namespace) -> tuple[str, ...]:
-    """The engines a command runs: --backend alone, else (check) the --backends list or CHECK_ENGINES."""
-    if getattr(args, "backend", None):
+def _engines(args: argparse.Namespace, entry: Entry) -> tuple[str, ...]:
+    """The engines a command runs on `entry`: --backend alone, else --backends (check), else the defaults."""
+    cover = entry.cover is not None
+    if args.backend:
         return (args.backend,)
+    if args.command == "check" and args.backends:
+        return tuple(name for name in args.backends if name in COVER_ENGINES) if cover else args.backends
     if args.command == "check":
-        return args.backends or CHECK_ENGINES
-    return ()
+        return COVER_ENGINES if cover else CHECK_ENGINES
+    return (COVER_ENGINES[0] if cover else DEFAULT_BACKEND,)
 
 
 def _warm_up(names: Iterable[str]) -> None:
@@ -561,21 +572,28 @@ def _generation_progress(args: argparse.Namespace) -> Iterator[Progress | None]:
 def _run_convert(args: argparse.Namespace, tally: Counter[str]) -> int:
     """`cpmodels convert`: write every puzzle in the format --to names, each as soon as it is read."""
 
-    def refused(puzzle: GridPuzzle, error: CpModelsError) -> None:
+    def refused(puzzle: GridPuzzle | ExactCoverProblem, error: CpModelsError) -> None:
         tqdm.write(f"cpmodels: {puzzle.name}: {error}", file=sys.stderr)
         tally["bad input"] += 1
 
-    for piece in formats.write_puzzles(_good_puzzles(_entries(args), tally), args.to, args.symbols or "", refused):
+    puzzles = _good_puzzles(_entries(args), tally, args.to)
+    for piece in formats.write_puzzles(puzzles, args.to, args.symbols or "", refused):
         print(piece, end="", flush=True)
         tally["solved"] += 1
     return batch.worst_exit_code(tally)
 
 
-def _good_puzzles(entries: Iterable[Entry], tally: Counter[str]) -> Iterator[GridPuzzle]:
-    """The puzzles of `entries`, each bad entry said on stderr and counted as `bad input`."""
+def _good_puzzles(entries: Iterable[Entry], tally: Counter[str], fmt: str) -> Iterator[GridPuzzle | ExactCoverProblem]:
+    """The puzzles of `entries` (and exact covers, for fmt dlx); each other entry said on stderr, as `bad input`."""
     for entry in entries:
-        if entry.puzzle is None:
-            tqdm.write(f"cpmodels: {entry.error}", file=sys.stderr)
-            tally["bad input"] += 1
-        else:
+        error = entry.error
+        if entry.puzzle is not None:
             yield entry.puzzle
+            continue
+        if entry.cover is not None and fmt == "dlx":
+            yield entry.cover
+            continue
+        if entry.cover is not None:
+            error = CpModelsError(f"{entry.label}: an exact-cover problem is no grid puzzle: it is written as dlx only")
+        tqdm.write(f"cpmodels: {error}", file=sys.stderr)
+        tally["bad input"] += 1

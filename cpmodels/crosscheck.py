@@ -1,4 +1,4 @@
-"""Cross-checking: several backends on one puzzle, and whether their answers agree.
+"""Cross-checking: several backends on one puzzle (or exact-cover problem), and whether their answers agree.
 
 Each backend runs through solve(), so every grid it returns has passed the checker; a backend
 that returns a wrong grid (or fails) is reported as failed, which is a disagreement. Answers are
@@ -13,14 +13,18 @@ solution. No backend may return the same grid twice.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from .backends import BACKENDS, SolveResult, Status, get_backend, refusal
 from .backends.base import time_limit_or_none
+from .cover import ExactCoverProblem
 from .formats.sudoku import format_line
 from .grid import GridPuzzle
-from .solve import solve
+from .solve import COVER_ENGINES, cover_as_solve_result, solve, solve_cover
+
+CHECK_ENGINES = ("cpsat", "dlx", "backtrack")
+"""The engines `check` cross-checks a puzzle with by default: independent, each fast enough for files of puzzles."""
 
 
 @dataclass(frozen=True)
@@ -71,10 +75,8 @@ def cross_check(
     is reported as failed with the exception's type and message; an interruption (KeyboardInterrupt,
     errors.Interrupted from the CLI's signal handlers: BaseExceptions) propagates.
     """
-    results: dict[str, SolveResult] = {}
     skipped: dict[str, str] = {}
     failed: dict[str, str] = {}
-    start = time.perf_counter()
     seconds = time_limit_or_none(time_limit)
     running = []
     for name in list(BACKENDS) if backends is None else list(backends):
@@ -88,6 +90,46 @@ def cross_check(
             skipped[name] = reason
         else:
             running.append(name)
+    return _agreement(running, skipped, failed, seconds, limit, lambda name, share: _solve(puzzle, name, limit, share))
+
+
+def cross_check_cover(
+    problem: ExactCoverProblem,
+    engines: Iterable[str] = COVER_ENGINES,
+    *,
+    limit: int = 2,
+    time_limit: float | None = None,
+) -> CrossCheck:
+    """Every named exact-cover engine's checked result on `problem` (solutions as sorted options), and agreement.
+
+    As cross_check, with COVER_ENGINES; an engine that does not solve exact cover is skipped, saying so.
+    """
+    running = [name for name in engines if name in COVER_ENGINES]
+    skipped = {name: "it does not solve exact-cover problems" for name in engines if name not in COVER_ENGINES}
+
+    def run(name: str, share: float | None) -> SolveResult:
+        return cover_as_solve_result(solve_cover(problem, engine=name, limit=limit, time_limit=share), limit, name)
+
+    return _agreement(running, skipped, {}, time_limit_or_none(time_limit), limit, run, _show_options)
+
+
+def _solve(puzzle: GridPuzzle, name: str, limit: int, share: float | None) -> SolveResult:
+    """solve() of `puzzle` by backend `name` in `share` seconds."""
+    return solve(puzzle, backend=name, limit=limit, time_limit=share)
+
+
+def _agreement(
+    running: list[str],
+    skipped: dict[str, str],
+    failed: dict[str, str],
+    seconds: float | None,
+    limit: int,
+    run: Callable[[str, float | None], SolveResult],
+    show: Callable[[tuple[int, ...]], str] = format_line,
+) -> CrossCheck:
+    """Run each engine `run(name, share)` in turn against one deadline `seconds` away, and compare the results."""
+    start = time.perf_counter()
+    results: dict[str, SolveResult] = {}
     for k, name in enumerate(running):
         share = None
         if seconds is not None:
@@ -96,13 +138,18 @@ def cross_check(
                 results[name] = SolveResult("timeout", [], 0, False, 0.0, {}, name)
                 continue
         try:
-            results[name] = solve(puzzle, backend=name, limit=limit, time_limit=share)
-        except Exception as exc:  # noqa: BLE001 -- a wrong grid caught by the checker, or a backend that crashed
+            results[name] = run(name, share)
+        except Exception as exc:  # noqa: BLE001 -- a wrong answer caught by the checker, or a backend that crashed
             _fail(failed, name, exc)
     problems = [f"backend {name!r} failed ({reason})" for name, reason in failed.items()]
-    problems += disagreements(results, limit)
+    problems += disagreements(results, limit, show)
     verdict = None if problems else _verdict(results, limit)
     return CrossCheck(results, limit, skipped, failed, not problems, "; ".join(problems) or None, verdict)
+
+
+def _show_options(options: tuple[int, ...]) -> str:
+    """An exact cover's options, 1-based as Knuth's programs number them in their input."""
+    return "options " + " ".join(str(k + 1) for k in options)
 
 
 def _fail(failed: dict[str, str], name: str, exc: Exception) -> None:
@@ -117,7 +164,9 @@ def is_timeout(result: SolveResult, limit: int) -> bool:
     return result.status == "timeout" or (not result.complete and result.count < limit)
 
 
-def disagreements(results: dict[str, SolveResult], limit: int) -> list[str]:
+def disagreements(
+    results: dict[str, SolveResult], limit: int, show: Callable[[tuple[int, ...]], str] = format_line
+) -> list[str]:
     """Sentences naming the backends whose results contradict each other or themselves; empty if they agree."""
     problems = [
         f"{name} returned the same solution twice"
@@ -129,7 +178,7 @@ def disagreements(results: dict[str, SolveResult], limit: int) -> list[str]:
         problems += _answer_differs(answered[0], (name, result), limit)
     for name, result in results.items():
         if result.complete and len(result.solutions) == result.count:  # it knows, and returned, every solution
-            problems += _missed_by(name, result, results, limit)
+            problems += _missed_by(name, result, results, limit, show)
     return problems
 
 
@@ -143,7 +192,13 @@ def _answer_differs(first: tuple[str, SolveResult], other: tuple[str, SolveResul
     return []
 
 
-def _missed_by(name: str, complete: SolveResult, results: dict[str, SolveResult], limit: int) -> list[str]:
+def _missed_by(
+    name: str,
+    complete: SolveResult,
+    results: dict[str, SolveResult],
+    limit: int,
+    show: Callable[[tuple[int, ...]], str],
+) -> list[str]:
     """Sentences for each other backend that found a solution that `name`'s complete search does not have."""
     known = set(complete.solutions)
     problems = []
@@ -151,7 +206,7 @@ def _missed_by(name: str, complete: SolveResult, results: dict[str, SolveResult]
         missed = [grid for grid in result.solutions if grid not in known]
         if other != name and missed:
             problems.append(
-                f"{other} found the solution {format_line(missed[0])}, which {name}'s complete search "
+                f"{other} found the solution {show(missed[0])}, which {name}'s complete search "
                 f"({_answer(complete, limit)}) does not have"
             )
     return problems

@@ -26,10 +26,10 @@ from cpmodels.backends.dlx import (
     iter_cover,
     solve_cover,
 )
+from cpmodels.cover import ExactCoverProblem, cover_violation
 from cpmodels.errors import CpModelsError, ParseError
 from cpmodels.formats import FORMATS, read_text
 from cpmodels.formats.dlx import (
-    ExactCoverProblem,
     format_solution,
     parse_cover,
     read_cover,
@@ -273,6 +273,15 @@ def test_every_solution_is_found_once_as_brute_force_finds_it(p):
     assert count_cover(p, rule="stop-at-1").count == len(expected)
 
 
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(p=small_problems())
+def test_the_checker_accepts_exactly_the_brute_force_solutions(p):
+    for size in range(min(len(p.options), 5) + 1):
+        for chosen in itertools.combinations(range(len(p.options)), size):
+            assert (cover_violation(p, chosen) is None) == _meets(p, chosen), chosen
+    assert cover_violation(p, (0, 0)) and cover_violation(p, (len(p.options),))
+
+
 # ---- limits, keep, the iterator, the numeric form ---------------------------------------------------
 
 
@@ -396,7 +405,7 @@ def test_sniff_tells_a_dlx_file_from_the_grid_formats():
     assert sniff([ln.strip() for ln in write_cover(queens(4)).splitlines()])
     for text in ("." * 81, "003|020|600\n900|305|001\n", "4\n+ 7 2 1 2\n", "|1 2|\n|3 4|\n", "a b\n"):
         assert not sniff([ln.strip() for ln in text.splitlines()]), text
-    assert FORMATS["dlx"].read is None  # the command reads DLX files once cli.py wires read_entries in
+    assert FORMATS["dlx"].read is read_entries and FORMATS["dlx"].sniff is sniff
 
 
 @pytest.mark.parametrize(

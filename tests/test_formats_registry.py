@@ -113,8 +113,9 @@ def test_read_and_write_by_name():
     sudoku = puzzles()["sudoku"]
     assert read_text(write_puzzle(sudoku, "solo"))[0].puzzle == sudoku
     assert read_text(write_puzzle(sudoku, "line"), box=(2, 3))[0].puzzle == sudoku
-    with pytest.raises(CpModelsError, match="unknown input format 'dlx'"):
-        read_text("a b\na\nb\n", fmt="dlx")
+    assert read_text("a b\na\nb\n", fmt="dlx")[0].cover.items == ("a", "b")
+    with pytest.raises(CpModelsError, match="unknown input format 'sudoku-dlx'"):
+        read_text("a b\na\nb\n", fmt="sudoku-dlx")
     with pytest.raises(CpModelsError, match="unknown output format 'nope'"):
         write_puzzle(sudoku, "nope")
 

@@ -27,10 +27,12 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from cpmodels import formats
+from cpmodels.cover import ExactCoverProblem
 from cpmodels.errors import CpModelsError, ParseError
 from cpmodels.generate import planted_mathdoku, punch, qwh, random_grid
 from cpmodels.grid import GridPuzzle
 from cpmodels.mathdoku import hide_operators
+from cpmodels.solve import solve, solve_cover
 from cpmodels.sudoku import box_of, sudoku_puzzle
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -56,11 +58,14 @@ def check_read(text: str, fmt: str) -> None:
         return
     assert entries, "read_text returned no entry at all (and so no error either)"
     for entry in entries:
-        assert (entry.puzzle is None) != (entry.error is None), entry
+        assert [entry.puzzle is not None, entry.cover is not None, entry.error is not None].count(True) == 1, entry
         if entry.puzzle is not None:
             p = entry.puzzle
             assert isinstance(p, GridPuzzle)
             GridPuzzle(p.n, p.units, p.givens, p.cages)  # validates it again: raises unless valid
+        elif entry.cover is not None:
+            c = entry.cover
+            ExactCoverProblem(c.items, c.n_primary, c.options, c.colours, c.bounds, c.name)  # raises unless valid
         else:
             assert isinstance(entry.error, CpModelsError), repr(entry.error)
             assert_located(entry.error, text)
@@ -133,8 +138,12 @@ def _writer_samples() -> list[tuple[str, str]]:
     samples += [(fmt, formats.write_puzzle(mathdoku, fmt)) for fmt in ("cagelist", "lettergrid", "indexgrid")]
     samples += [(fmt, formats.write_puzzle(mathdoku, fmt)) for fmt in ("oneline", "cellnames", "json")]
     samples += [(fmt, formats.write_puzzle(latin, fmt)) for fmt in ("pls", "qwh")]
+    samples += [("dlx", formats.write_puzzle(mathdoku, "dlx")), ("dlx", DLX3_SAMPLE)]
     return samples
 
+
+DLX3_SAMPLE = "| colours and bounds\nA B 2:3|C | X Y\nA B X:0 Y:0\nA C X:1 Y:1\nC X:0\nB X:1\nC Y:1\n"
+"""Knuth's DLX3 example: bounds on a primary item, colours on secondary items."""
 
 FIXTURE_FORMATS = {
     ".cagelist": "cagelist",
@@ -218,7 +227,7 @@ def test_the_seeds_are_valid_and_cover_every_input_format():
     assert {fmt for fmt, _ in SEEDS} == set(INPUT_FORMATS)
     for fmt, text in SEEDS:
         entries = formats.read_text(text, PATH, fmt)
-        assert entries and all(e.puzzle is not None for e in entries), (fmt, [str(e.error) for e in entries])
+        assert entries and all(e.solvable for e in entries), (fmt, [str(e.error) for e in entries])
 
 
 # ---- what the properties found, one reproducer each ---------------------------------------------------
@@ -382,7 +391,8 @@ def test_writers_accept_each_family_in_the_formats_that_hold_it():
 
 
 @pytest.mark.parametrize(
-    "family,fmt", [(family, fmt) for family in EXPRESSES for fmt in INPUT_FORMATS if fmt not in EXPRESSES[family]]
+    "family,fmt",
+    [(family, fmt) for family in EXPRESSES for fmt in INPUT_FORMATS if fmt not in (*EXPRESSES[family], "dlx")],
 )
 @ROUND_TRIP
 @given(data=st.data())
@@ -391,6 +401,17 @@ def test_writers_refuse_or_round_trip_the_other_families(family, fmt, data):
     text = _written(puzzle, fmt)
     if text is not None:
         assert read_back(text, fmt, _box(puzzle, fmt)) == puzzle
+
+
+@pytest.mark.parametrize("family", EXPRESSES)
+@ROUND_TRIP
+@given(data=st.data())
+def test_a_puzzle_written_as_dlx_reads_back_as_its_exact_cover(family, data):
+    """Any grid puzzle written as dlx is detected and read back as an exact cover with as many solutions."""
+    puzzle = data.draw(FAMILY[family])
+    (entry,) = formats.read_text(formats.write_puzzle(puzzle, "dlx"), "p.dlx")
+    covers = solve_cover(entry.cover, limit=50).count
+    assert entry.fmt == "dlx" and covers == solve(puzzle, backend="backtrack", limit=50).count
 
 
 @ROUND_TRIP

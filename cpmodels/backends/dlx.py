@@ -59,7 +59,7 @@ from .base import (
 )
 
 if TYPE_CHECKING:
-    from ..formats.dlx import ExactCoverProblem
+    from ..cover import ExactCoverProblem
 
 MAX_CAGE_OPTIONS = 200_000
 """A cage allowing more value tuples than this is refused (can_solve says so)."""
@@ -268,12 +268,14 @@ def _run(
     update_limit: int | None = None,
     rule: str = "knuth",
     rows: int | None = None,
+    progress: Callable[[int, int], object] | None = None,
 ) -> Generator[tuple[np.ndarray, np.ndarray], None, _Outcome]:
     """Algorithm X up to `limit` solutions, `deadline` or a node/update limit, yielding the first `keep` in blocks.
 
     Each block is (moves: solutions x levels x 4 fields, sizes: levels per solution), valid until the
     next one is asked for. The kernel runs in calls of about CHUNK_SECONDS of work, so that the clock is
-    read and a signal handler can run between calls; solutions past `keep` are only counted.
+    read, a signal handler can run and `progress(solutions, nodes)` is told between calls; solutions past
+    `keep` are only counted.
     """
     kernel = _kernel()
     if rule not in RULES:
@@ -316,6 +318,8 @@ def _run(
         stopped = None if finished else _stopped(found >= limit, deadline, now, counters, caps)
         if finished or stopped:
             return _Outcome(bool(finished), found, *counters, stopped)
+        if progress is not None:
+            progress(found, counters[0])
         left = None if deadline is None else deadline - now
         budget = _next_budget(counters[0] + counters[1] - work, now - began, left)
 
@@ -413,6 +417,7 @@ def solve_cover(
     keep: int | None = None,
     rule: str = "knuth",
     trace: bool = False,
+    progress: Callable[[int, int], object] | None = None,
 ) -> CoverResult:
     """Up to `limit` exact covers of `problem`, the first `keep` kept, and Knuth's counters.
 
@@ -421,13 +426,17 @@ def solve_cover(
 
     The first `keep` are returned (default: all when limit <= KEEP_ALL, else WITNESSES); `count` counts
     every one found. The search stops at `time_limit` seconds, `node_limit` nodes or `update_limit` updates.
+    `progress(solutions, nodes)` is called about every CHUNK_SECONDS while it runs.
     """
     timer = SolveTimer()
     cover = cover_of(problem)
     timer.built()
     solutions: list[tuple[int, ...]] = []
     moves: list[tuple[Move, ...]] = []
-    run = _run(cover, limit, _default_keep(limit, keep), timer.deadline(time_limit), node_limit, update_limit, rule)
+    run = _run(
+        cover, limit, _default_keep(limit, keep), timer.deadline(time_limit), node_limit, update_limit, rule,
+        progress=progress,
+    )  # fmt: skip
     while True:
         try:
             block, sizes = next(run)

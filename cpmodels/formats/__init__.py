@@ -10,14 +10,16 @@ DLX1-DLX3 files), knuth (Knuth's SUDOKU-DLX and DANCE exports of a Sudoku).
 
 Detection (`detect`) tries the formats in DETECTION_ORDER and stops at the first whose sniff matches.
 The most distinctive come first, each looking at the first content line or two: Solo and Keen game IDs,
-pls and qwh files, the Mathdoku formats; then a Sudoku's `line`, and `grid` for rows of cells. So a
-Sudoku file costs the other detectors a glance at its first line. A text none of them takes is refused
-(`not recognised`), naming the formats whose `hint` its first line matches.
+pls and qwh files, the Mathdoku formats; then Knuth's DLX files (an item line of distinct names, then
+options of them), a Sudoku's `line`, and `grid` for rows of cells. So a Sudoku file costs the other
+detectors a glance at its first line. A file whose name ends in `.dlx` is a DLX file whatever it holds.
+A text none of them takes is refused (`not recognised`), naming the formats whose `hint` its first line
+matches.
 
 Streams (`write_puzzles`): what a writer writes for several puzzles, one after another, its reader reads
 back: one a line (line, oneline, qwh, keen, solo), one JSON value after another (json), a blank line
 between grids (grid), a `---` line between files of one puzzle (cagelist, lettergrid, indexgrid,
-cellnames, pls); a DLX file (dlx, sudoku-dlx, dance) holds one puzzle.
+cellnames, pls); a DLX file (dlx, sudoku-dlx, dance) holds one puzzle (an exact-cover problem: Entry.cover).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 
+from ..cover import ExactCoverProblem
 from ..errors import CpModelsError, ParseError
 from ..grid import GridPuzzle
 from ..sudoku import box_of
@@ -48,6 +51,8 @@ class Format:
     sniff and read are None for a format that is only written. `separator`: what comes between two
     puzzles' texts (each ending in a line break) in a stream, None for one puzzle a file. `hint(line)`:
     whether a first line that no sniff takes looks somewhat like this format (to name it as the closest).
+    `symbols`: whether the writer takes `symbols`. `extensions`: file-name endings that are this format
+    whatever the text looks like (`.dlx`).
     """
 
     name: str
@@ -59,6 +64,7 @@ class Format:
     separator: str | None = ""
     hint: Callable[[str], bool] | None = None
     symbols: bool = False
+    extensions: tuple[str, ...] = ()
 
 
 def _sudoku_reader(fmt: str) -> Reader:
@@ -177,11 +183,12 @@ _ALL = (
     Format(
         "dlx",
         ("exact cover",),
-        "Knuth's DLX1 items and options of the puzzle's exact cover (written only), one a file",
-        None,
-        None,
+        "Knuth's DLX1-DLX3 files: an item line (`|` before secondary items), then one option a line",
+        dlx.sniff,
+        dlx.read_entries,
         dlx.write_dlx,
         None,
+        extensions=(".dlx",),
     ),
     Format(
         "sudoku-dlx",
@@ -209,7 +216,7 @@ FORMATS: dict[str, Format] = {f.name: f for f in _ALL}
 DETECTION_ORDER = (
     *("solo", "keen", "pls", "qwh"),
     *("json", "oneline", "lettergrid", "indexgrid", "cagelist", "cellnames"),
-    *("line", "grid"),
+    *("dlx", "line", "grid"),
 )
 """The order detect() tries the formats in: the most distinctive first, `grid` (rows of cells) last."""
 
@@ -234,8 +241,14 @@ def help_table(names: Sequence[str]) -> str:
     return "\n".join(f"  {n:<11}{', '.join(FORMATS[n].families):<22}{FORMATS[n].description}" for n in names)
 
 
-def detect(text: str) -> str | None:
-    """The name of the format of `text`: the first in DETECTION_ORDER whose sniff matches; None if none does."""
+def detect(text: str, path: str = "") -> str | None:
+    """The name of the format of `text` read from `path`: the one its file-name ending names, or detected; or None.
+
+    A format that claims the ending (`.dlx`) wins; else the first in DETECTION_ORDER whose sniff matches.
+    """
+    by_name = next((f.name for f in FORMATS.values() if path.lower().endswith(f.extensions or ("\0",))), None)
+    if by_name:
+        return by_name
     lines = [ln.strip() for _, ln in content_lines(text)[: sudoku.DETECT_LINES]]
     return next((name for name in DETECTION_ORDER if (sniff := FORMATS[name].sniff) and sniff(lines)), None)
 
@@ -259,7 +272,7 @@ def iter_entries(
     content = content_lines(text)
     if not content:
         return iter(empty_input(path))
-    name = detect(text) if fmt == "auto" else fmt
+    name = detect(text, path) if fmt == "auto" else fmt
     if name is None:
         return iter([_not_recognised(content[0], path)])
     found = FORMATS.get(name)
@@ -277,12 +290,17 @@ def _not_recognised(first: tuple[int, str], path: str) -> Entry:
     return Entry(k, error=ParseError(message, path=path, line=k))
 
 
-def write_puzzle(puzzle: GridPuzzle, fmt: str, symbols: str = "") -> str:
+def write_puzzle(puzzle: GridPuzzle | ExactCoverProblem, fmt: str, symbols: str = "") -> str:
     """`puzzle` written in format `fmt`; CpModelsError, saying why, if that format cannot carry it.
 
     Formats of one-character cells (line, grid) write them in `symbols` (symbols[v - 1] for v), default 1-9A-Z.
+    An exact-cover problem is written as a DLX file (dlx) only.
     """
     found = _writer(fmt)
+    if isinstance(puzzle, ExactCoverProblem):
+        if fmt != "dlx":
+            raise CpModelsError(f"an exact-cover problem is no grid puzzle: it is written as dlx only, not {fmt}")
+        return dlx.write_cover(puzzle)
     return found.write(puzzle, symbols=symbols) if symbols and found.symbols else found.write(puzzle)  # type: ignore[misc]
 
 
@@ -295,10 +313,10 @@ def _writer(fmt: str) -> Format:
 
 
 def write_puzzles(
-    puzzles: Iterable[GridPuzzle],
+    puzzles: Iterable[GridPuzzle | ExactCoverProblem],
     fmt: str,
     symbols: str = "",
-    on_error: Callable[[GridPuzzle, CpModelsError], None] | None = None,
+    on_error: Callable[[GridPuzzle | ExactCoverProblem, CpModelsError], None] | None = None,
 ) -> Iterator[str]:
     """The pieces of a stream of `puzzles` in format `fmt`, one a puzzle written, to be joined as they come.
 

@@ -18,7 +18,7 @@ from ..errors import CpModelsError, ParseError
 from ..grid import GridPuzzle
 
 if TYPE_CHECKING:
-    from .dlx import ExactCoverProblem
+    from ..cover import ExactCoverProblem
 
 MAX_DIGITS = 18
 """The longest number a reader takes, in digits: more is an error, never a traceback (int() refuses 4,300)."""
@@ -76,6 +76,18 @@ class Entry:
     cover: ExactCoverProblem | None = None
     """An exact-cover problem read from a DLX file (formats.dlx.read_entries), which has no puzzle: then
     `puzzle` is None and so is `error`."""
+    where: str = ""
+    """`path:line` of an exact-cover problem (a puzzle carries its own, GridPuzzle.name)."""
+
+    @property
+    def label(self) -> str:
+        """What the command calls it: the puzzle's name, or the exact-cover problem's `path:line`."""
+        return self.puzzle.name if self.puzzle is not None else self.where
+
+    @property
+    def solvable(self) -> bool:
+        """Whether it holds something to solve: a puzzle or an exact-cover problem."""
+        return self.puzzle is not None or self.cover is not None
 
 
 def entry_from(line: int, path: str, parse: Callable[[], GridPuzzle | Entry]) -> Entry:
