@@ -24,6 +24,8 @@ from .solve import COVER_ENGINES, DEFAULT_BACKEND, solve, solve_cover
 
 COVER_FORMATS = ("knuth",)
 """How `solve --format` prints an exact cover besides its default (each option's items, as written)."""
+COUNT_LIMIT = 1000
+"""The limit of `count` on a puzzle without --limit."""
 COUNT_ALL = 2**62
 """The limit of `count` on an exact-cover problem without --limit: every solution."""
 
@@ -97,8 +99,13 @@ def count_answer(
         limit = limit or COUNT_ALL
         result = _cover_count(entry, _cover_engine(entry, backend), limit, time_limit)
     else:
-        limit = limit or 1000
+        limit = limit or COUNT_LIMIT
         result = solve(_puzzle(entry), backend=backend or DEFAULT_BACKEND, limit=limit, time_limit=time_limit)
+    return count_lines(entry, single, result, limit)
+
+
+def count_lines(entry: Entry, single: bool, result: SolveResult, limit: int) -> tuple[str, str]:
+    """What count says of a puzzle counted up to `limit` (`result`): its outcome and the line to show."""
     shown = str(result.count) if result.complete else f">={result.count}"
     if not result.complete and result.count < limit:
         shown += " (time limit reached)"
@@ -147,8 +154,13 @@ def check_answer(
     """The puzzle cross-checked by `engines` (None: the defaults): its outcome (`mismatch`: wrong claims), the lines."""
     if entry.cover is not None:
         return _check_cover_answer(entry, entry.cover, engines or COVER_ENGINES, time_limit, stats, single)
+    check = cross_check(_puzzle(entry), engines or CHECK_ENGINES, limit=2, time_limit=time_limit)
+    return check_lines(entry, check, single, stats, hide_operators)
+
+
+def check_lines(entry: Entry, check: CrossCheck, single: bool, stats: bool, hide_operators: bool) -> tuple[str, str]:
+    """What check says of a puzzle the engines have answered (`check`): its outcome and the lines to show."""
     puzzle = _puzzle(entry)
-    check = cross_check(puzzle, engines or CHECK_ENGINES, limit=2, time_limit=time_limit)
     outcome = check_outcome(check)
     wrong = wrong_claims(entry, check) if outcome in ("unique", "multiple", "none") else None
     lines = []

@@ -34,9 +34,9 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from . import __version__, answers, batch, formats, inputs, mathdoku, sudoku
+from . import __version__, answers, batch, blocks, explaining, formats, inputs, mathdoku, sudoku
 from .backends import BACKENDS
-from .batch import EXIT, Answer
+from .batch import EXIT, Answer, AnswerBlock
 from .cover import ExactCoverProblem
 from .crosscheck import CHECK_ENGINES
 from .errors import CpModelsError, Interrupted, SearchTimeoutError
@@ -50,8 +50,8 @@ SOLUTION_FORMATS = (*formats.SOLUTION_FORMATS, *formats.NATIVE_SOLUTIONS, *answe
 """The formats `solve --format` prints solutions in (knuth: an exact cover as Knuth's DLX1 prints it)."""
 EXIT_HELP = (
     "exit codes: 0 solved/unique, 2 bad input, 3 multiple solutions, 4 no solution, 5 timeout, "
-    "6 engines disagree (check), 7 the file's recorded count or solution is wrong (check), 130 Ctrl-C, "
-    "143 terminated (what finished is printed), 141 output pipe closed, 1 internal error"
+    "6 engines disagree (check), 7 the file's recorded count or solution is wrong (check), 8 stuck (explain), "
+    "130 Ctrl-C, 143 terminated (what finished is printed), 141 output pipe closed, 1 internal error"
 )
 MAX_SECONDS = 366 * 86400.0
 """The longest --time-limit: a year; longer is no limit at all, and leaving the option out says so."""
@@ -69,7 +69,11 @@ COMMANDS = {
     "count": "count the solutions of puzzles up to a limit",
     "check": "prove every puzzle unique, with a summary table; a second solution is the witness when not",
     "convert": "write puzzles in another format",
+    "explain": "solve each puzzle as a person does, step by step (Zambon's strategies), and grade it",
+    "grade": "grade every puzzle by the strategies a person needs (Zambon's levels 0-3, 4 with a guess)",
 }
+OWN_FORMATS = {"explain": ("text", "jsonl"), "grade": ("tsv", "json")}
+"""The output formats of the commands that print something other than puzzles or solutions."""
 GENERATE_HELP = "generate puzzles: Sudoku and Mathdoku with one solution, QWH at a chosen number of holes"
 DEFAULT_OUTPUT = {"sudoku": "line", "mathdoku": "oneline", "qwh": "qwh"}
 RAW = argparse.RawDescriptionHelpFormatter
@@ -140,11 +144,31 @@ def _parser() -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=help_, description=help_, epilog=_formats_epilog(name), formatter_class=RAW)
         p.set_defaults(run=globals()[f"_run_{name}"], command=name)
         _add_input_arguments(p, name)
-        if name != "convert":
+        if name in ("solve", "count", "check"):
             _add_search_arguments(p)
+        if name != "convert":
             _add_output_arguments(p)
+        if name == "explain":
+            _add_explain_arguments(p)
     _add_generate(sub)
+    p = sub.add_parser("techniques", help="list the techniques of explain and grade, with levels and aliases")
+    p.set_defaults(run=_run_techniques, command="techniques")
     return parser
+
+
+def _add_explain_arguments(p: argparse.ArgumentParser) -> None:
+    """The options that choose the techniques `explain` may use."""
+    p.add_argument(
+        "--techniques",
+        type=lambda text: [name.strip() for name in text.split(",") if name.strip()],
+        default=None,
+        metavar="A,B,...",
+        help="only these techniques (names, Zambon's or HoDoKu's aliases; `cpmodels techniques` lists them)",
+    )
+    p.add_argument(
+        "--max-level", type=_integer_in(0, 4), default=None, metavar="N", help="only Zambon levels up to N (4: guess)"
+    )
+    p.add_argument("--quiet", action="store_true", help="only the summary of each puzzle, not its steps")
 
 
 def _add_generate(sub: argparse._SubParsersAction) -> None:
@@ -219,6 +243,11 @@ def _add_input_arguments(p: argparse.ArgumentParser, command: str) -> None:
             help=f"how solutions are printed: {', '.join(SOLUTION_FORMATS)} (default: pls and qwh input in "
             "its own format, an exact cover as its options, any other as a grid; knuth: an exact cover with "
             "Knuth's (k of n) moves, as DLX1 prints it)",
+        )
+    elif command in OWN_FORMATS:
+        choices = OWN_FORMATS[command]
+        p.add_argument(
+            "--format", default=choices[0], choices=choices, help=f"output: {', '.join(choices)} (default {choices[0]})"
         )
     else:
         _add_misplaced_format(p, command)
@@ -324,6 +353,14 @@ def _add_search_arguments(p: argparse.ArgumentParser) -> None:
     if p.get_default("command") in ("solve", "check"):
         p.add_argument(
             "--stats", action="store_true", help="after each answer, each engine's statistics (nodes, ..., search_s)"
+        )
+    if p.get_default("command") in ("check", "count"):
+        p.add_argument(
+            "--jobs",
+            type=_integer_in(1, 1024),
+            default=os.cpu_count() or 1,
+            metavar="N",
+            help="--backend backtrack on a file: threads for blocks of puzzles (default: all cores)",
         )
     if p.get_default("command") == "count":
         p.add_argument(
@@ -454,7 +491,8 @@ def _run_batch(args: argparse.Namespace, tally: Counter[str], answer: Answer) ->
     """Answer every puzzle in input order, each written as soon as it is known; the worst outcome's exit code."""
     entries, single = inputs.with_single(_entries(args))
     with batch.results(args.output, args.command, args.resume, tally) as results:
-        batch.answer_all(entries, single, answer, results, tally, lambda entry: _warm_up(_engines(args, entry)))
+        warm_up = lambda entry: _warm_up(_engines(args, entry))  # noqa: E731
+        batch.answer_all(entries, single, answer, results, tally, warm_up, _block(args))
         if args.command == "check":
             results.write_summary(batch.summary_table(tally))
     return batch.worst_exit_code(tally)
@@ -480,9 +518,47 @@ def _run_check(args: argparse.Namespace, tally: Counter[str]) -> int:
     return _run_batch(args, tally, partial(answers.check_answer, engines=engines, **options))
 
 
+def _block(args: argparse.Namespace) -> AnswerBlock | None:
+    """How `check` and `count` answer puzzles a block at a time (blocks.py), or None: one by one.
+
+    Only on --backend backtrack alone, without a --time-limit per puzzle or --stats per puzzle.
+    """
+    backend, time_limit = getattr(args, "backend", None), getattr(args, "time_limit", None)
+    engines = (backend,) if backend else getattr(args, "backends", None)
+    if engines != (blocks.ENGINE,) or time_limit is not None or getattr(args, "stats", False):
+        return None
+    if args.command == "check":
+        return partial(blocks.check_block, jobs=args.jobs, hide_operators=args.hide_operators)
+    if args.command == "count":
+        return partial(blocks.count_block, limit=args.limit or answers.COUNT_LIMIT, jobs=args.jobs)
+    return None
+
+
+def _run_explain(args: argparse.Namespace, tally: Counter[str]) -> int:
+    """`cpmodels explain`: each puzzle solved as a person does, one line per step, then its grade."""
+    options = {"techniques": args.techniques, "max_level": args.max_level, "fmt": args.format, "quiet": args.quiet}
+    return _run_batch(args, tally, partial(explaining.explain_answer, **options))
+
+
+def _run_grade(args: argparse.Namespace, tally: Counter[str]) -> int:
+    """`cpmodels grade`: one line per puzzle with its Zambon grade, then the number of puzzles at each level."""
+    levels: Counter[str] = Counter()
+    code = _run_batch(args, tally, partial(explaining.grade_answer, fmt=args.format, levels=levels))
+    print(explaining.levels_table(levels), file=sys.stderr if args.format == "json" else sys.stdout)
+    return code
+
+
+def _run_techniques(args: argparse.Namespace, tally: Counter[str]) -> int:
+    """`cpmodels techniques`: the table of techniques."""
+    print(explaining.techniques_table())
+    return 0
+
+
 def _engines(args: argparse.Namespace, entry: Entry) -> tuple[str, ...]:
     """The engines a command runs on `entry`: --backend alone, else --backends (check), else the defaults."""
     cover = entry.cover is not None
+    if args.command in ("explain", "grade"):  # grade proves each puzzle unique first
+        return ("backtrack",) if args.command == "grade" else ()
     if args.backend:
         return (args.backend,)
     if args.command == "check" and args.backends:

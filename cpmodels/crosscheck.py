@@ -141,10 +141,22 @@ def _agreement(
             results[name] = run(name, share)
         except Exception as exc:  # noqa: BLE001 -- a wrong answer caught by the checker, or a backend that crashed
             _fail(failed, name, exc)
+    return compared(results, limit, skipped, failed, show)
+
+
+def compared(
+    results: dict[str, SolveResult],
+    limit: int,
+    skipped: dict[str, str] | None = None,
+    failed: dict[str, str] | None = None,
+    show: Callable[[tuple[int, ...]], str] = format_line,
+) -> CrossCheck:
+    """The CrossCheck of results already found (by solve or a batch), with the engines skipped and failed."""
+    failed = failed or {}
     problems = [f"backend {name!r} failed ({reason})" for name, reason in failed.items()]
     problems += disagreements(results, limit, show)
     verdict = None if problems else _verdict(results, limit)
-    return CrossCheck(results, limit, skipped, failed, not problems, "; ".join(problems) or None, verdict)
+    return CrossCheck(results, limit, skipped or {}, failed, not problems, "; ".join(problems) or None, verdict)
 
 
 def _show_options(options: tuple[int, ...]) -> str:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 from . import cages as cage_rules
@@ -107,18 +108,46 @@ def _check_shape(p: GridPuzzle) -> None:
         raise PuzzleError(f"order must be at least 1, not {p.n}")
     if len(p.givens) != p.n * p.n:
         raise PuzzleError(f"an order-{p.n} grid has {p.n * p.n} cells, not {len(p.givens)}")
+    if min(p.givens) >= 0 and max(p.givens) <= p.n:
+        return
     for i, v in enumerate(p.givens):
         if not 0 <= v <= p.n:
             raise PuzzleError(f"given {v} at {cell_name(*p.cell(i))} is outside 1..{p.n}")
 
 
-def _check_units(p: GridPuzzle) -> None:
-    """Raise PuzzleError for a unit with cells outside the grid or repeated, or a given repeated in a unit."""
+_SOUND_UNITS: list[tuple[int, tuple[tuple[int, ...], ...], itemgetter, tuple[int, ...]]] = []
+"""The last few (n, units, cells) found sound by _sound_units, compared by identity, so that shared unit
+tuples (sudoku_units, latin_units) are checked once, not once per puzzle read. `cells`: a getter of every
+unit's cells' values in turn and, for each, a key offset that tells the units apart (unit k: k * (n + 1))."""
+
+
+def _sound_units(p: GridPuzzle) -> tuple[itemgetter, tuple[int, ...]]:
+    """Raise PuzzleError for a unit with cells outside the grid or repeated, or more cells than values.
+
+    Returns a getter of the values of every unit's cells in turn, and the offset of each one's unit.
+    """
+    for n, units, cells, offsets in _SOUND_UNITS:
+        if n == p.n and units is p.units:
+            return cells, offsets
     for unit in p.units:
         if len(set(unit)) != len(unit) or not all(0 <= i < p.n * p.n for i in unit):
             raise PuzzleError(f"a unit has repeated cells or cells outside the grid: {unit}")
         if len(unit) > p.n:
             raise PuzzleError(f"a unit of {len(unit)} cells cannot hold different values 1..{p.n}")
+    cells = itemgetter(0, 0, *(i for unit in p.units for i in unit))  # two more: a tuple whatever the units
+    offsets = (0, 0, *(k * (p.n + 1) for k, unit in enumerate(p.units) for _ in unit))
+    _SOUND_UNITS[:] = [(p.n, p.units, cells, offsets), *_SOUND_UNITS[:7]]
+    return cells, offsets
+
+
+def _check_units(p: GridPuzzle) -> None:
+    """Raise PuzzleError for an unsound unit (_sound_units), or a given repeated in a unit."""
+    cells, offsets = _sound_units(p)
+    values = cells(p.givens)[2:]
+    placed = {offset + v for offset, v in zip(offsets[2:], values, strict=True) if v}  # (unit, value) pairs
+    if len(placed) == len(values) - values.count(0):
+        return
+    for unit in p.units:
         seen: dict[int, int] = {}
         for i in unit:
             v = p.givens[i]

@@ -278,7 +278,8 @@ def iter_entries(
     found = FORMATS.get(name)
     if found is None or found.read is None:
         raise CpModelsError(f"unknown input format {fmt!r}; choose one of: auto, {', '.join(input_formats())}")
-    return (replace(entry, fmt=name) for entry in found.read(text, path, box=box, symbols=symbols))
+    read = found.read(text, path, box=box, symbols=symbols)
+    return (entry if entry.fmt == name else replace(entry, fmt=name) for entry in read)
 
 
 def _not_recognised(first: tuple[int, str], path: str) -> Entry:

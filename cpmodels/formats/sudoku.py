@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 from math import isqrt
+from typing import cast
 
 from ..errors import CpModelsError, ParseError
 from ..grid import GridPuzzle
@@ -240,6 +241,22 @@ def _symbol_value(ch: str, alphabet: str, n: int) -> int | None:
     return 0 if ch in EMPTY or (ch == "0" and "0" not in alphabet) else None
 
 
+@lru_cache(maxsize=64)
+def _symbol_table(alphabet: str, n: int) -> dict[str, int]:
+    """_symbol_value for every character that has one (0 for empty), as a dictionary."""
+    chars = {*alphabet, *alphabet.lower(), *EMPTY, "0"}
+    return {ch: v for ch in chars if (v := _symbol_value(ch, alphabet, n)) is not None}
+
+
+def _cell_values(where: Token, alphabet: str, n: int) -> list[int]:
+    """The values of a token of one-character cells; a ParseError at the first cell that is none."""
+    table = _symbol_table(alphabet, n)
+    values = list(map(table.get, where.text))
+    if None in values:  # located, cell by cell
+        return [_cell_value(where.part(j, j + 1), alphabet, n) for j in range(len(where.text))]
+    return cast("list[int]", values)
+
+
 def _cell_value(tok: Token, alphabet: str, n: int) -> int:
     """The value of a one-character cell token; a ParseError at the token if it is none."""
     v = _symbol_value(tok.text, alphabet, n)
@@ -282,9 +299,8 @@ def _parse_line(line: str, k: int, path: str, box: tuple[int, int] | None, symbo
         box = box or _gecode_box(gecode, path, k)
     else:
         field = line.split(":")[0]
-        cells = tokens(path, k, line, hi=len(field))
-        if _is_integer_line([c.text for c in cells]):
-            return _parse_integer_line(line, k, path, box, cells)
+        if _is_integer_line(field.split()):
+            return _parse_integer_line(line, k, path, box, tokens(path, k, line, hi=len(field)))
         where = Token(field.strip(), path, k, len(field) - len(field.lstrip()) + 1, line)
         gap = re.search(r"\s", where.text)
         if gap:
@@ -293,10 +309,12 @@ def _parse_line(line: str, k: int, path: str, box: tuple[int, int] | None, symbo
     n = _line_order(where, alphabet, symbols)
     if gecode:
         _check_gecode_order(Token(gecode[1], path, k, gecode.start(1) + 1, line), n, len(where.text))
-    values = [_cell_value(where.part(j, j + 1), alphabet, n) for j in range(len(where.text))]
+    values = _cell_values(where, alphabet, n)
     puzzle = sudoku_puzzle(values, box, name=f"{path}:{k}")
-    count, solution = _claims(line, k, path, where.column - 1 + len(where.text), n, partial(_claimed_cell, alphabet, n))
-    return Entry(k, puzzle, claimed_count=count, claimed_solution=solution, warning=warning, symbols=_given(alphabet))
+    count, solution = _claims(line, k, path, where.column - 1 + len(where.text), n, alphabet)
+    return Entry(
+        k, puzzle, claimed_count=count, claimed_solution=solution, warning=warning, symbols=_given(alphabet), fmt="line"
+    )
 
 
 def _given(alphabet: str) -> str:
@@ -353,15 +371,25 @@ def _claimed_cell(alphabet: str, n: int, tok: Token) -> int | None:
 
 
 def _claims(
-    line: str, k: int, path: str, start: int, n: int, symbol: Callable[[Token], int | None] | None
+    line: str, k: int, path: str, start: int, n: int, alphabet: str | None
 ) -> tuple[int | None, tuple[int, ...] | None]:
-    """The `:count:solution` fields after the puzzle (from line[start:]): the count, the solution as values 1..n."""
+    """The `:count:solution` fields after the puzzle (from line[start:]): the count, the solution as values 1..n.
+
+    `alphabet`: the symbols of a solution of one-character cells; None for integers.
+    """
     found = fields(path, k, line, start)[1:]
     count = integer_of(found[0]) if found and found[0].text else None
     if found and found[0].text and count is None:
         raise found[0].error(f"expected a solution count, found {found[0].text!r}")
-    solution = solution_values(found[1], n, symbol, what="symbols") if len(found) > 1 and found[1].text else None
-    return count, solution
+    if len(found) < 2 or not found[1].text:
+        return count, None
+    if alphabet is not None and len(found[1].text) == n * n:  # a plain line of symbols, each a value
+        table = _symbol_table(alphabet, n)
+        values = tuple(map(table.get, found[1].text))
+        if None not in values and 0 not in values:
+            return count, cast("tuple[int, ...]", values)
+    symbol = partial(_claimed_cell, alphabet, n) if alphabet is not None else None
+    return count, solution_values(found[1], n, symbol, what="symbols")
 
 
 # ---- reading: grids ------------------------------------------------------------------------
