@@ -16,8 +16,20 @@ in a 6x10 box (X in a quarter: 2339; all: 9356, skipped with --quick). For each:
   primary with one slack option of its own (the count is unchanged).
 - `--grid`: magictour_top1465 uniqueness (limit=2) through BACKENDS["dlx"] with either branching rule,
   interleaved puzzle by puzzle.
+- `--command` (needs --knuth): the same problems through the command, `cpmodels count FILE.dlx` (every
+  exact cover) as a process, its wall time less that of the same command on a trivial file (one item,
+  one option: start-up and kernel loading), against DLX1's whole process on FILE.dlx; the three
+  processes interleaved round by round (their order rotated), medians of --repeats. CPU time (user +
+  sys of the child) is reported beside the wall time, which a loaded machine inflates.
+- `--sudoku-dlx [N]` (needs --knuth): uniqueness of the first N puzzles of magictour_top1465 (default
+  all), each written as SUDOKU-DLX output by formats.knuth.write_sudoku_dlx (checked byte for byte
+  against Knuth's `sudoku-dlx` when it is in the --knuth folder): DLX1 `t2` (stop at 2 solutions) as a
+  process on each file, against solve_cover(read_cover(text), engine="dlx", limit=2) in this process,
+  interleaved puzzle by puzzle; medians of --repeats per puzzle; node and update counts compared.
+- `--skip-api`: leave out the first table (the Python API), to run only the others.
 
     python benchmarks/bench_exact_cover.py --repeats 3 --knuth /tmp/xcwork/knuth --exact-cover /tmp/xc/bin/python --grid
+    python benchmarks/bench_exact_cover.py --skip-api --repeats 5 --knuth /tmp/xcwork/knuth --command --sudoku-dlx
 """
 
 from __future__ import annotations
@@ -27,6 +39,8 @@ import datetime
 import os
 import platform
 import re
+import resource
+import shlex
 import statistics
 import subprocess
 import sys
@@ -44,11 +58,16 @@ from cpmodels.backends import dlx as dlx_backend  # noqa: E402
 from cpmodels.backends.dlx import count_cover, warm_up  # noqa: E402
 from cpmodels.cover import ExactCoverProblem  # noqa: E402
 from cpmodels.formats import read_text  # noqa: E402
-from cpmodels.formats.dlx import write_cover  # noqa: E402
+from cpmodels.formats.dlx import read_cover, write_cover  # noqa: E402
+from cpmodels.formats.knuth import write_sudoku_dlx  # noqa: E402
+from cpmodels.grid import GridPuzzle  # noqa: E402
+from cpmodels.solve import solve_cover  # noqa: E402
 from tests.test_exact_cover import langford, latin, pentominoes, queens  # noqa: E402
 
 DATA = REPO.parent / "shared" / "data"
 KNUTH_STATS = re.compile(r"Altogether (\d+) solutions?,.* (\d+) updates,.* (\d+) nodes")
+TRIVIAL = "| one item, one option: the command's start-up and kernel loading\na\na\n"
+PROGRAMS = {"DLX1": "dlx1", "DLX2": "dlx2", "DLX3": "dlx3"}
 EXACT_COVER_SCRIPT = """
 import sys, time, numpy as np, exact_cover
 matrix = np.load(sys.argv[1])
@@ -108,7 +127,7 @@ def ours(problem: ExactCoverProblem, rule: str, repeats: int) -> tuple[int, int,
 
 def knuth(directory: Path, problem: ExactCoverProblem, repeats: int) -> tuple[int, int, int, float]:
     """(count, nodes, updates, median wall seconds) of Knuth's DLX1 (DLX2 with colours, DLX3 with bounds)."""
-    program = directory / {"DLX1": "dlx1", "DLX2": "dlx2", "DLX3": "dlx3"}[problem.dialect]
+    program = directory / PROGRAMS[problem.dialect]
     with tempfile.NamedTemporaryFile("w", suffix=".dlx", delete=False) as f:
         f.write(write_cover(problem))
     times, stats = [], None
@@ -219,6 +238,171 @@ def grid_table(repeats: int) -> None:
     print(f"\n{load()}")
 
 
+def timed(command: list[str], stdin: Path | None = None) -> tuple[float, float, subprocess.CompletedProcess[str]]:
+    """(wall seconds, CPU seconds: the child's user + sys, the finished process) of one run of `command`."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with open(stdin if stdin else os.devnull, "rb") as source:
+        start = time.perf_counter()
+        done = subprocess.run(command, stdin=source, capture_output=True, text=True)
+        wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, done
+
+
+def knuth_stats(done: subprocess.CompletedProcess[str]) -> tuple[int, int, int]:
+    """(count, nodes, updates) from the statistics line of Knuth's program."""
+    stats = KNUTH_STATS.search(done.stderr)
+    assert done.returncode == 0 and stats is not None, f"Knuth's program failed: {done.stderr[-300:]}"
+    count, updates, nodes = map(int, stats.groups())
+    return count, nodes, updates
+
+
+def cpmodels_command() -> list[str]:
+    """The `cpmodels` command of this Python (its console script, else python -m cpmodels)."""
+    script = Path(sys.executable).with_name("cpmodels")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "cpmodels"]
+
+
+def command_table(args: argparse.Namespace) -> None:
+    """Every problem through `cpmodels count FILE.dlx` less the command on a trivial file, against DLX1's process."""
+    command = cpmodels_command()
+    with tempfile.TemporaryDirectory() as tmp:
+        trivial = Path(tmp) / "trivial.dlx"
+        trivial.write_text(TRIVIAL)
+        knuth = shlex.join([str(Path(args.knuth) / "dlx1")])
+        print(f"\nThrough the command, {load()}: `{shlex.join([*command, 'count'])} FILE.dlx` (count all), the same")
+        print(f"on a trivial file (one item, one option), and `{knuth} < FILE.dlx`, interleaved (order rotated")
+        print(f"each round), medians of {args.repeats}; net = median `count FILE` - median `count trivial`; paired:")
+        print("the median of the rounds' own differences (the two processes of a round ran under the same load)\n")
+        print(
+            "| problem | count | DLX1 s | `count FILE` s | `count trivial` s (min-max) | net s | net / DLX1 "
+            "| paired net s | paired / DLX1 | DLX1 CPU s | net CPU s | net / DLX1 (CPU) |"
+        )
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+        for number, (label, problem, published) in enumerate(problems(args.quick)):
+            path = Path(tmp) / f"problem{number}.dlx"
+            path.write_text(write_cover(problem))
+            jobs: dict[str, tuple[list[str], Path | None]] = {
+                "trivial": ([*command, "count", str(trivial)], None),
+                "file": ([*command, "count", str(path)], None),
+                "knuth": ([str(Path(args.knuth) / PROGRAMS[problem.dialect])], path),
+            }
+            runs: dict[str, list[tuple[float, float]]] = {name: [] for name in jobs}
+            names = list(jobs)
+            for r in range(args.repeats):
+                for name in names[r % 3 :] + names[: r % 3]:
+                    wall, cpu, done = timed(*jobs[name])
+                    if name == "knuth":
+                        found = knuth_stats(done)[0]
+                    else:
+                        assert done.returncode in (0, 3), f"{jobs[name][0]}: exit {done.returncode}: {done.stderr}"
+                        found = int(done.stdout.split()[-1])
+                    expected = 1 if name == "trivial" else published
+                    assert found == expected, f"{label}: {name} counted {found}, not {expected}"
+                    runs[name].append((wall, cpu))
+            walls = {name: statistics.median(w for w, _ in runs[name]) for name in runs}
+            cpus = {name: statistics.median(c for _, c in runs[name]) for name in runs}
+            net, net_cpu = walls["file"] - walls["trivial"], cpus["file"] - cpus["trivial"]
+            paired = statistics.median(f - t for (f, _), (t, _) in zip(runs["file"], runs["trivial"], strict=True))
+            spread = f"{min(w for w, _ in runs['trivial']):.2f}-{max(w for w, _ in runs['trivial']):.2f}"
+            cells = (
+                label, published, f"{walls['knuth']:.3f}", f"{walls['file']:.3f}", f"{walls['trivial']:.3f} ({spread})",
+                f"{net:.3f}", f"{net / walls['knuth']:.2f}", f"{paired:.3f}", f"{paired / walls['knuth']:.2f}",
+                f"{cpus['knuth']:.3f}", f"{net_cpu:.3f}",
+                f"{net_cpu / cpus['knuth']:.2f}" if cpus["knuth"] > 0 else "",
+            )  # fmt: skip
+            print("| " + " | ".join(map(str, cells)) + " |", flush=True)
+    print(f"\n{load()}")
+
+
+def sudoku_lines(puzzle: GridPuzzle) -> str:
+    """The nine lines Knuth's SUDOKU-DLX reads for a 9x9 puzzle (`.` for an open cell)."""
+    cells = "".join(str(v) if v else "." for v in puzzle.givens)
+    return "".join(cells[k : k + 9] + "\n" for k in range(0, 81, 9))
+
+
+def sudoku_dlx_table(args: argparse.Namespace) -> None:
+    """magictour_top1465 as SUDOKU-DLX files: DLX1 t2 as a process against read_cover + solve_cover in process."""
+    path = DATA / "sudoku9" / "magictour_top1465.txt"
+    if not path.exists():
+        print(f"\n{path} not found: the SUDOKU-DLX table is skipped")
+        return
+    puzzles = [e.puzzle for e in read_text(path.read_text()) if e.puzzle is not None]
+    puzzles = puzzles[: args.sudoku_dlx] if args.sudoku_dlx else puzzles
+    texts = [write_sudoku_dlx(puzzle) for puzzle in puzzles]
+    maker = Path(args.knuth) / "sudoku-dlx"
+    if maker.exists():
+        same = sum(
+            subprocess.run([str(maker)], input=sudoku_lines(puzzle), capture_output=True, text=True).stdout == text
+            for puzzle, text in zip(puzzles, texts, strict=True)
+        )
+        print(f"\nwrite_sudoku_dlx identical to Knuth's sudoku-dlx output on {same} of {len(texts)} puzzles")
+    program = [str(Path(args.knuth) / "dlx1"), "t2"]
+    warm_up()
+    solve_cover(read_cover(texts[0]), engine="dlx", limit=2)  # the path below, loaded once before the clock
+    rows = ("knuth", "knuth_cpu", "ours", "solve")
+    times: dict[str, list[float]] = {row: [] for row in rows}
+    nodes: dict[str, list[int]] = {"knuth": [], "ours": []}
+    updates: dict[str, list[int]] = {"knuth": [], "ours": []}
+    print(
+        f"\nmagictour_top1465 as SUDOKU-DLX, {len(texts)} puzzles: `{shlex.join(program)} < FILE.dlx` against "
+        f"solve_cover(read_cover(text), engine='dlx', limit=2), interleaved, medians of {args.repeats} per puzzle, "
+        f"{load()}\n"
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        for k, text in enumerate(texts):
+            file = Path(tmp) / f"puzzle{k}.dlx"
+            file.write_text(text)
+            runs: dict[str, list[float]] = {row: [] for row in rows}
+            for r in range(args.repeats):
+                for turn in ("knuth", "ours") if (k + r) % 2 == 0 else ("ours", "knuth"):
+                    if turn == "knuth":
+                        wall, cpu, done = timed(program, file)
+                        count, n, u = knuth_stats(done)
+                        runs["knuth"].append(wall)
+                        runs["knuth_cpu"].append(cpu)
+                    else:
+                        start = time.perf_counter()
+                        problem = read_cover(text)
+                        parsed = time.perf_counter()
+                        result = solve_cover(problem, engine="dlx", limit=2)
+                        end = time.perf_counter()
+                        count, n, u = result.count, result.nodes, result.updates
+                        assert result.complete
+                        runs["ours"].append(end - start)
+                        runs["solve"].append(end - parsed)
+                    assert count == 1, f"puzzle {k}: {turn} found {count} solutions (limit 2), not 1"
+                    if r == 0:
+                        nodes[turn].append(n)
+                        updates[turn].append(u)
+            for row in rows:
+                times[row].append(statistics.median(runs[row]))
+    print("| solver | unique | total s | median ms | mean ms | max ms | nodes | updates | total / DLX1 |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    labels = {
+        "knuth": "Knuth's DLX1 `t2`, process wall",
+        "knuth_cpu": "Knuth's DLX1 `t2`, process CPU",
+        "ours": "cpmodels read_cover + solve_cover",
+        "solve": "cpmodels solve_cover alone",
+    }
+    for row in rows:
+        t = times[row]
+        counted = nodes["knuth" if row.startswith("knuth") else "ours"]
+        changed = updates["knuth" if row.startswith("knuth") else "ours"]
+        cells = (
+            labels[row], len(t), f"{sum(t):.2f}", f"{1e3 * statistics.median(t):.3f}",
+            f"{1e3 * statistics.mean(t):.3f}", f"{1e3 * max(t):.2f}", sum(counted), sum(changed),
+            f"{sum(t) / sum(times['knuth']):.2f}",
+        )  # fmt: skip
+        print("| " + " | ".join(map(str, cells)) + " |")
+    ratios = [ours / knuth for ours, knuth in zip(times["ours"], times["knuth"], strict=True)]
+    same_nodes = sum(a == b for a, b in zip(nodes["knuth"], nodes["ours"], strict=True))
+    same_updates = sum(a == b for a, b in zip(updates["knuth"], updates["ours"], strict=True))
+    print(f"\nper-puzzle median of (read_cover + solve_cover) / DLX1 wall: {statistics.median(ratios):.2f}")
+    print(f"nodes equal to DLX1's on {same_nodes} of {len(texts)} puzzles, updates on {same_updates}")
+    print(f"\n{load()}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeats", type=int, default=3)
@@ -227,11 +411,25 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="leave out the 6x10 pentominoes without symmetry breaking")
     parser.add_argument("--cold", action="store_true", help="also time compiling the kernels into an empty cache")
     parser.add_argument("--grid", action="store_true", help="also time magictour_top1465 with each branching rule")
+    parser.add_argument("--command", action="store_true", help="also time `cpmodels count FILE.dlx` against DLX1")
+    parser.add_argument(
+        "--sudoku-dlx", nargs="?", const=0, type=int, metavar="N",
+        help="also time uniqueness of magictour_top1465 (the first N puzzles; default all) as SUDOKU-DLX files",
+    )  # fmt: skip
+    parser.add_argument("--skip-api", action="store_true", help="leave out the Python API table")
     args = parser.parse_args()
+    if (args.command or args.sudoku_dlx is not None) and not args.knuth:
+        parser.error("--command and --sudoku-dlx need --knuth")
     print(machine())
-    cover_table(args)
+    print(f"`{shlex.join([sys.executable, *sys.argv])}`")
+    if not args.skip_api:
+        cover_table(args)
     if args.grid:
         grid_table(args.repeats)
+    if args.command:
+        command_table(args)
+    if args.sudoku_dlx is not None:
+        sudoku_dlx_table(args)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ the solver-free checker of a solution: every answer the command prints passes th
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ MAX_BOUND = 2**31 - 1
 """The largest bound read (his programs keep bounds in an int)."""
 BLANKS = " \t\n\v\f\r"
 """What C's isspace calls blank, so what separates names in his programs."""
+_BLANK = re.compile(f"[{re.escape(BLANKS)}]")
 
 
 @dataclass(frozen=True)
@@ -82,7 +84,7 @@ def name_problem(name: str) -> str | None:
         return "an item name is empty"
     if len(name.encode("utf-8")) > MAX_NAME:
         return f"item name {name!r}: at most {MAX_NAME} characters (bytes of UTF-8, as Knuth's programs count)"
-    if not name.isprintable() or any(ch in BLANKS for ch in name):
+    if not name.isprintable() or _BLANK.search(name):
         return f"item name {name!r}: a character that is not printable"
     if ":" in name or "|" in name:
         return f"item name {name!r}: no ':' or '|' in a name"

@@ -94,3 +94,115 @@ def test_generate_exits_5_when_nothing_was_made_in_time(capsys, monkeypatch):
 def test_generate_time_limit_is_for_searches_only(capsys):
     assert main(["generate", "qwh", "--time-limit", "1"]) == 2
     assert "--time-limit applies to sudoku or mathdoku only" in capsys.readouterr().err
+
+
+# ---- symmetry, strict minimality, clue targets, bad options (issue 21) --------------------------------------
+
+SYMMETRY_MAPS = {
+    "rot180": lambda n, r, c: [(n - 1 - r, n - 1 - c)],
+    "rot90": lambda n, r, c: [(c, n - 1 - r)],
+    "mirror": lambda n, r, c: [(r, n - 1 - c)],
+    "flip": lambda n, r, c: [(n - 1 - r, c)],
+    "diagonal": lambda n, r, c: [(c, r)],
+    "antidiagonal": lambda n, r, c: [(n - 1 - c, n - 1 - r)],
+    "dihedral": lambda n, r, c: [(c, n - 1 - r), (r, n - 1 - c), (c, r)],
+}
+
+
+def pattern_is_invariant(puzzle, symmetry):
+    """Whether every image of a given's cell (written out here, not taken from cpmodels) holds a given too."""
+    n = puzzle.n
+    return all(
+        bool(puzzle.givens[rr * n + cc]) == bool(puzzle.givens[r * n + c])
+        for r in range(n)
+        for c in range(n)
+        for rr, cc in SYMMETRY_MAPS[symmetry](n, r, c)
+    )
+
+
+def orbit_of(n, symmetry, cell):
+    """The cells reached from `cell` by the maps above."""
+    seen, todo = {cell}, [cell]
+    while todo:
+        r, c = divmod(todo.pop(), n)
+        for rr, cc in SYMMETRY_MAPS[symmetry](n, r, c):
+            if rr * n + cc not in seen:
+                seen.add(rr * n + cc)
+                todo.append(rr * n + cc)
+    return seen
+
+
+def emptied(puzzle, cells):
+    givens = list(puzzle.givens)
+    for i in cells:
+        givens[i] = 0
+    return puzzle.with_givens(givens)
+
+
+@pytest.mark.parametrize("box", [(2, 2), (2, 3), (3, 3)])
+@pytest.mark.parametrize("symmetry", sorted(SYMMETRY_MAPS))
+def test_symmetric_puzzles_are_symmetric_unique_and_orbit_minimal(box, symmetry):
+    from cpmodels.generate import generate_one
+
+    puzzle = generate_one("sudoku", 2, 0, box=box, symmetry=symmetry)
+    n = puzzle.n
+    assert pattern_is_invariant(puzzle, symmetry)
+    assert count_solutions(puzzle, 2, backend="dlx") == 1
+    orbits = {frozenset(orbit_of(n, symmetry, i)) for i, v in enumerate(puzzle.givens) if v}
+    for orbit in orbits:
+        assert count_solutions(emptied(puzzle, orbit), 2, backend="dlx") == 2
+
+
+def test_a_symmetric_pattern_is_not_always_clue_minimal_but_strict_is():
+    from cpmodels.generate import generate_one
+    from cpmodels.minimality import minimality
+
+    found = [generate_one("sudoku", 6, i, box=(2, 3), symmetry="rot180") for i in range(12)]
+    assert any(not minimality(p).minimal for p in found), "every rot180 puzzle was clue-minimal: strict untested"
+    for i in range(3):
+        strict = generate_one("sudoku", 6, i, box=(2, 3), symmetry="rot180", minimal="strict")
+        assert pattern_is_invariant(strict, "rot180")
+        for k, v in enumerate(strict.givens):
+            if v:
+                assert count_solutions(emptied(strict, [k]), 2, backend="dlx") == 2
+
+
+def test_clue_targets_are_met_by_minimal_puzzles():
+    from cpmodels.generate import generate_one
+
+    for i in range(3):
+        puzzle = generate_one("sudoku", 9, i, box=(3, 3), clues=(22, 23))
+        assert 22 <= sum(1 for v in puzzle.givens if v) <= 23
+        for k, v in enumerate(puzzle.givens):
+            if v:
+                assert count_solutions(emptied(puzzle, [k]), 2, backend="dlx") == 2
+
+
+def test_an_unreachable_clue_target_stops_at_the_deadline():
+    from cpmodels.generate import generate_one
+
+    with pytest.raises(SearchTimeoutError, match=r"no 1-2 clues Sudoku within the time limit \(\d+ grid"):
+        generate_one("sudoku", 1, 0, box=(2, 2), clues=(1, 2), deadline=time.monotonic() + 0.3)
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"symmetry": "spiral"}, "unknown symmetry 'spiral'; choose one of: none, rot180, rot90, mirror, flip, "),
+        ({"clues": 16}, "no 9x9 Sudoku with fewer than 17 clues has a unique solution (McGuire, Tugemann and "),
+        ({"clues": (30, 25)}, "clues must satisfy 0 <= lo <= hi <= 81 on an order-9 Sudoku, not 30-25"),
+        ({"clues": (3, 200), "box": (2, 2)}, "clues must satisfy 0 <= lo <= hi <= 16 on an order-4 Sudoku"),
+        ({"clues": "20"}, "clues must be a count K or a range (lo, hi), not '20'"),
+        ({"minimal": "very"}, "minimal must be True, False or 'strict', not 'very'"),
+        ({"holes": 40, "clues": 25}, "holes stops removal early, so it cannot go with clues or minimal='strict'"),
+        ({"box": (1, 4)}, "a Sudoku box needs two sides of at least 2 and an order up to 64, not (1, 4)"),
+        ({"box": (9, 9)}, "a Sudoku box needs two sides of at least 2 and an order up to 64, not (9, 9)"),
+    ],
+)
+def test_bad_sudoku_options_are_refused_with_one_message(options, message):
+    from cpmodels.errors import CpModelsError
+    from cpmodels.generate import generate
+
+    with pytest.raises(CpModelsError) as caught:
+        generate("sudoku", random.Random(1), **options)
+    assert str(caught.value).startswith(message)

@@ -40,7 +40,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from ..cover import BLANKS, MAX_BOUND, MAX_NAME, ExactCoverProblem, name_problem
 from ..errors import CpModelsError, ParseError
@@ -136,13 +136,29 @@ class _Reader:
             if stripped and not self.item_line and not self.named:
                 self.name, self.named = stripped[1:].strip(BLANKS), True
             return
+        if self.item_line:
+            self.option_lines += 1
+            if ":" not in line and self._plain_option(k, line):
+                return
         tokens = [Token(m[0], self.path, k, m.start() + 1, line) for m in _TOKEN.finditer(line)]
         if not self.item_line:
             self.item_line = k
             _read_item_line(self, tokens)
         else:
-            self.option_lines += 1
             _read_option(self, tokens, line)
+
+    def _plain_option(self, k: int, line: str) -> bool:
+        """Read an option without colours if each of its items is known and named once; False to read it located."""
+        found = tuple(map(self.index.get, _TOKEN.findall(line)))
+        if None in found or len(set(found)) != len(found):
+            return False  # _read_option names the bad item
+        items = cast("tuple[int, ...]", found)
+        if min(items) >= self.n_primary:
+            self.warnings.append(f"{self.path}:{k}: option ignored (no primary items): {line.strip(BLANKS)}")
+        else:
+            self.options.append(items)
+            self.colours.append(("",) * len(items))
+        return True
 
     def finish(self) -> ExactCoverProblem:
         """The problem read; a ParseError when there was no item line or no option line."""
