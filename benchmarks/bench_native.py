@@ -8,7 +8,8 @@ Sections (Markdown on stdout, for benchmarks/RESULTS.md):
    every answer too: jobs 1 and 2, and jobs 1 with probing), and the engine before (its backend's
    solve() plus its checker, and its solve_batch on one thread, unchecked); tdoku's run_benchmark
    on the same files, one thread, in the same repeats; values tried per puzzle (the `nodes` stat)
-   beside tdoku's guesses.
+   and guesses (the `guesses` stat: values tried while another of their cell was left, one per binary
+   branch as tdoku counts) beside tdoku's guesses.
 2. Where the time of one solve() goes on a 17-clue puzzle, before and after: the kernel on a
    prepared puzzle, the checker, the rest (Python).
 3. Start-up: importing the backend module and loading its kernel, cold (empty NUMBA_CACHE_DIR) and
@@ -18,9 +19,11 @@ Sections (Markdown on stdout, for benchmarks/RESULTS.md):
 
 "Before" is the engine at --before-rev (its backtrack.py, backtrack_kernel.py and grid.py are read
 with `git show` and loaded as separate modules; numba compiles that kernel into a kept temporary
-folder). Sets run interleaved repeat by repeat (each method once per repeat, tdoku too), so that they
-share the machine's load, each method passing over the set for at least --pass-seconds (as tdoku
-runs for --tdoku-seconds); the tables give the best repeat, and ratios best / best and per repeat.
+folder). "Previous" is the engine at --previous-rev, loaded the same way, whose solve_many joins
+section 1 (the state before the latest change, in the same run). Sets run interleaved repeat by
+repeat (each method once per repeat, tdoku too), so that they share the machine's load, each method
+passing over the set for at least --pass-seconds (as tdoku runs for --tdoku-seconds); the tables
+give the best repeat, and ratios best / best and per repeat.
 
     python benchmarks/bench_native.py                 # 5 repeats, tdoku at /tmp/tdoku/build/run_benchmark
     python benchmarks/bench_native.py --quick         # a smoke run: small caps, one repeat, no cold start
@@ -62,8 +65,13 @@ PROBE = 3
 # ---- the engine before ------------------------------------------------------------------------------
 
 
-def load_before(rev: str, folder: Path) -> tuple[ModuleType, Callable]:
-    """The backtrack module and explain_violation at git revision `rev`, loaded as separate modules."""
+def load_before(rev: str, folder: Path, prefix: str = "before") -> tuple[ModuleType, Callable]:
+    """The backtrack module and explain_violation at git revision `rev`, loaded as separate modules.
+
+    The modules are named cpmodels.backends.{prefix}_backtrack and so on; the kernel's source is also
+    written as backtrack_kernel.py in `folder`, where an engine that keys its saved object code by that
+    file (and keeps it in __pycache__ beside it) finds it.
+    """
     sources = {}
     for name, path in (
         ("kernel", "cpmodels/backends/backtrack_kernel.py"),
@@ -73,15 +81,18 @@ def load_before(rev: str, folder: Path) -> tuple[ModuleType, Callable]:
         sources[name] = subprocess.run(
             ["git", "-C", str(REPO), "show", f"{rev}:{path}"], capture_output=True, text=True, check=True
         ).stdout
-    sources["backend"] = sources["backend"].replace(
-        "from . import backtrack_kernel", "from . import before_backtrack_kernel as backtrack_kernel"
+    sources["backend"] = (
+        sources["backend"]
+        .replace("from . import backtrack_kernel", f"from . import {prefix}_backtrack_kernel as backtrack_kernel")
+        .replace("from .backtrack_kernel import", f"from .{prefix}_backtrack_kernel import")
     )
     folder.mkdir(parents=True, exist_ok=True)
+    (folder / "backtrack_kernel.py").write_text(sources["kernel"])
     modules = {}
     for name, module in (
-        ("kernel", "cpmodels.backends.before_backtrack_kernel"),
-        ("backend", "cpmodels.backends.before_backtrack"),
-        ("grid", "cpmodels.before_grid"),
+        ("kernel", f"cpmodels.backends.{prefix}_backtrack_kernel"),
+        ("backend", f"cpmodels.backends.{prefix}_backtrack"),
+        ("grid", f"cpmodels.{prefix}_grid"),
     ):
         path = folder / f"{module.rsplit('.', 1)[-1]}.py"
         path.write_text(sources[name])
@@ -136,14 +147,15 @@ def per_puzzle(run: Callable[[], object], puzzles: int, seconds: float) -> tuple
             return elapsed / (passes * puzzles) * 1e6, out
 
 
-def after_solve(puzzles: list[GridPuzzle]) -> tuple[list[int], list[int]]:
-    """cpmodels.solve(limit=2) on each puzzle (the checker included): counts and nodes (results not kept)."""
-    counts, nodes = [], []
+def after_solve(puzzles: list[GridPuzzle]) -> tuple[list[int], list[int], list[int]]:
+    """cpmodels.solve(limit=2) on each puzzle (the checker included): counts, nodes, guesses (results not kept)."""
+    counts, nodes, guesses = [], [], []
     for p in puzzles:
         result = solve(p, backend="backtrack", limit=2)
         counts.append(result.count)
         nodes.append(result.stats["nodes"])
-    return counts, nodes
+        guesses.append(result.stats["guesses"])
+    return counts, nodes, guesses
 
 
 def before_solve(before: ModuleType, explain: Callable, puzzles: list[GridPuzzle]) -> tuple[list[int], list[int]]:
@@ -160,7 +172,9 @@ def before_solve(before: ModuleType, explain: Callable, puzzles: list[GridPuzzle
     return counts, nodes
 
 
-def sudoku_section(args: argparse.Namespace, before: ModuleType, explain: Callable, folder: Path) -> None:
+def sudoku_section(
+    args: argparse.Namespace, before: ModuleType, explain: Callable, folder: Path, previous: ModuleType | None
+) -> None:
     """Section 1: the 9x9 sets, every method and tdoku once per repeat."""
     print("## 1. 9x9 uniqueness proofs (limit 2), µs per puzzle (mean over the set), best of the repeats\n")
     for label, path, cap in SETS:
@@ -177,6 +191,10 @@ def sudoku_section(args: argparse.Namespace, before: ModuleType, explain: Callab
             "before: solve() (backend + checker)": partial(before_solve, before, explain, puzzles),
             "before: solve_batch threads=1": partial(before.solve_batch, template, givens, limit=2, threads=1),
         }
+        if previous is not None:
+            methods[f"previous ({args.previous_rev}): solve_many jobs=1"] = partial(
+                previous.solve_many, puzzles, limit=2, jobs=1
+            )
         times: dict[str, list[float]] = {name: [] for name in [*methods, "tdoku"]}
         outputs: dict[str, object] = {}
         guesses = 0.0
@@ -192,37 +210,48 @@ def sudoku_section(args: argparse.Namespace, before: ModuleType, explain: Callab
         print(f"### {label} ({len(puzzles)} puzzles)\n")
         print(
             "| method | µs/puzzle | / tdoku (best / best) | / tdoku (median of repeats) | values tried / puzzle "
-            "| probes / puzzle |"
+            "| guesses / puzzle | guesses / tdoku's | probes / puzzle |"
         )
-        print("|---|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|---|---|")
         for name, values in times.items():
             if not values:
                 continue
             tdoku = times["tdoku"]
             ratio = statistics.median(v / t for v, t in zip(values, tdoku, strict=True)) if tdoku else float("nan")
             best = min(values) / min(tdoku) if tdoku else float("nan")
-            tried, probes = nodes.get(name, (guesses, 0.0) if name == "tdoku" else (float("nan"), float("nan")))
-            tried_text = f"{tried:.2f} (guesses)" if name == "tdoku" else f"{tried:.2f}"
-            print(f"| {name} | {min(values):.1f} | {best:.2f} | {ratio:.2f} | {tried_text} | {probes:.2f} |")
+            nan = float("nan")
+            tried, ours, probes = nodes.get(name, (nan, guesses, 0.0) if name == "tdoku" else (nan, nan, nan))
+            versus = ours / guesses if guesses else nan
+            print(
+                f"| {name} | {min(values):.1f} | {best:.2f} | {ratio:.2f} | {tried:.2f} | {ours:.2f} | {versus:.2f} "
+                f"| {probes:.2f} |"
+            )
         print()
     print("Values tried: our `nodes` stat (every value the search commits to, the last one of a cell included);")
-    print("tdoku's guesses count one per binary branch. Counts checked against the files: 0 mismatches.\n")
+    print("guesses: our `guesses` stat (values tried while another value of their cell was left), one per binary")
+    print("branch as tdoku counts its guesses (nan: the engine before has no such stat).")
+    print("Counts checked against the files: 0 mismatches.\n")
 
 
-def check_outputs(label: str, outputs: dict[str, object], expected: list[int]) -> dict[str, tuple[float, float]]:
-    """Every method's counts against the file's; (values tried, probes) per puzzle for each method."""
-    nodes: dict[str, tuple[float, float]] = {}
+def check_outputs(label: str, outputs: dict[str, object], expected: list[int]) -> dict[str, tuple[float, float, float]]:
+    """Every method's counts against the file's; (values tried, guesses, probes) per puzzle for each method."""
+    nodes: dict[str, tuple[float, float, float]] = {}
     for name, out in outputs.items():
+        guessed = float("nan")
         if isinstance(out, tuple):
-            counts, tried = out
+            counts, tried, *rest = out
             probes = 0.0
+            if rest:
+                guessed = float(np.mean(rest[0]))
         else:
             counts, tried = out.counts.tolist(), out.nodes.tolist()
             probes = float(np.mean(out.probes)) if getattr(out, "probes", None) is not None else 0.0
+            if getattr(out, "guesses", None) is not None:
+                guessed = float(np.mean(out.guesses))
         if list(counts) != expected:
             bad = sum(a != b for a, b in zip(counts, expected, strict=False))
             raise SystemExit(f"MISMATCH {label} {name}: {bad} counts differ from the file's")
-        nodes[name] = (float(np.mean(tried)), probes)
+        nodes[name] = (float(np.mean(tried)), guessed, probes)
     return nodes
 
 
@@ -422,6 +451,9 @@ def main() -> None:
     p.add_argument("--tdoku-seconds", type=float, default=1.0)
     p.add_argument("--pass-seconds", type=float, default=0.5, help="each method repeats whole passes this long")
     p.add_argument("--before-rev", default="5138382", help="git revision of the engine before")
+    p.add_argument(
+        "--previous-rev", default="d51d9ef", help="a later revision whose solve_many joins section 1 ('' to skip)"
+    )
     p.add_argument("--overhead-puzzles", type=int, default=1000)
     p.add_argument("--startup-runs", type=int, default=5)
     p.add_argument("--qwh", type=int, default=6, help="QWH order-30 instances (the first ones)")
@@ -439,6 +471,11 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="bench_native_"))
     kept = Path(tempfile.gettempdir()) / f"bench_native_before_{args.before_rev}"  # numba's cache of it stays
     before, explain = load_before(args.before_rev, kept)
+    previous = None
+    if args.previous_rev:
+        folder_previous = Path(tempfile.gettempdir()) / f"bench_native_previous_{args.previous_rev}"
+        previous, _ = load_before(args.previous_rev, folder_previous, "previous")
+        previous.warm_up()
     start = time.perf_counter()
     before.BacktrackBackend().warm_up()
     loaded_before = time.perf_counter() - start
@@ -449,7 +486,7 @@ def main() -> None:
         f"after {time.perf_counter() - start:.2f} s.\n"
     )
     if "1" in args.sections:
-        sudoku_section(args, before, explain, folder)
+        sudoku_section(args, before, explain, folder, previous)
     if "2" in args.sections:
         overhead_section(args, before, explain)
     if "4" in args.sections:

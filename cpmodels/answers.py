@@ -8,6 +8,7 @@ puzzle of its input (a single puzzle is shown in full; in a batch only what is w
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from tqdm import tqdm
 
@@ -150,12 +151,27 @@ def check_answer(
     time_limit: float | None,
     stats: bool,
     hide_operators: bool,
+    certify: Path | None = None,
 ) -> tuple[str, str]:
-    """The puzzle cross-checked by `engines` (None: the defaults): its outcome (`mismatch`: wrong claims), the lines."""
+    """The puzzle cross-checked by `engines` (None: the defaults): its outcome (`mismatch`: wrong claims), the lines.
+
+    With `certify` (a directory), a unique puzzle also gets a certificate there (certificates.certify).
+    """
     if entry.cover is not None:
         return _check_cover_answer(entry, entry.cover, engines or COVER_ENGINES, time_limit, stats, single)
     check = cross_check(_puzzle(entry), engines or CHECK_ENGINES, limit=2, time_limit=time_limit)
-    return check_lines(entry, check, single, stats, hide_operators)
+    outcome, text = check_lines(entry, check, single, stats, hide_operators)
+    if certify is not None and outcome == "unique":
+        text = "\n".join(filter(None, (text, _certificate_line(_puzzle(entry), certify))))
+    return outcome, text
+
+
+def _certificate_line(puzzle: GridPuzzle, directory: Path) -> str:
+    """Write the certificate of a unique puzzle into `directory`; the line that says where it is."""
+    from .certificates import certify, safe_name
+
+    made = certify(puzzle, directory, safe_name(Path(puzzle.name).name))
+    return f"  certificate: {directory / made.name}.{{puzzle,sol,cnf,drat}} ({made.proof_bytes:,} bytes of proof)"
 
 
 def check_lines(entry: Entry, check: CrossCheck, single: bool, stats: bool, hide_operators: bool) -> tuple[str, str]:

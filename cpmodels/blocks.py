@@ -49,10 +49,18 @@ def check_block(entries: list[Entry], *, jobs: int, hide_operators: bool) -> lis
         return None
     answers = []
     for entry, result in zip(entries, block_results(puzzles, 2, jobs), strict=True):
+        if result.status == "unique" and not hide_operators and _as_claimed(entry, result.solutions[0]):
+            answers.append(("unique", ""))  # what check_lines says of it in a file: nothing
+            continue
         if result.count >= 2:  # the witness: solved again alone, for both grids
             result = solve(result_puzzle(entry), backend=ENGINE, limit=2)
         answers.append(check_lines(entry, compared({ENGINE: result}, 2), False, False, hide_operators))
     return answers
+
+
+def _as_claimed(entry: Entry, solution: tuple[int, ...]) -> bool:
+    """Whether what the file records of a puzzle found unique agrees: no count but 1, no solution but this one."""
+    return entry.claimed_count in (None, 1) and entry.claimed_solution in (None, solution)
 
 
 def count_block(entries: list[Entry], *, limit: int, jobs: int) -> list[tuple[str, str]] | None:

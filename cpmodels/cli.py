@@ -41,16 +41,18 @@ from .cover import ExactCoverProblem
 from .crosscheck import CHECK_ENGINES
 from .errors import CpModelsError, Interrupted, SearchTimeoutError
 from .formats import Entry
-from .generate import FAMILIES, Progress, TimeLimitWarning, generate
+from .generate import FAMILIES, Progress, TimeLimitWarning, generate, generate_many, stream
 from .grid import GridPuzzle, cells_named
 from .interrupts import signals_interrupt
+from .minimality import SYMMETRIES
 from .solve import COVER_ENGINES, DEFAULT_BACKEND
 
 SOLUTION_FORMATS = (*formats.SOLUTION_FORMATS, *formats.NATIVE_SOLUTIONS, *answers.COVER_FORMATS)
 """The formats `solve --format` prints solutions in (knuth: an exact cover as Knuth's DLX1 prints it)."""
 EXIT_HELP = (
     "exit codes: 0 solved/unique, 2 bad input, 3 multiple solutions, 4 no solution, 5 timeout, "
-    "6 engines disagree (check), 7 the file's recorded count or solution is wrong (check), 8 stuck (explain), "
+    "6 engines disagree (check), 7 the file's recorded count or solution is wrong (check) or a certificate is "
+    "rejected (verify-certificate), 8 stuck (explain), "
     "130 Ctrl-C, 143 terminated (what finished is printed), 141 output pipe closed, 1 internal error"
 )
 MAX_SECONDS = 366 * 86400.0
@@ -74,6 +76,10 @@ COMMANDS = {
 }
 OWN_FORMATS = {"explain": ("text", "jsonl"), "grade": ("tsv", "json")}
 """The output formats of the commands that print something other than puzzles or solutions."""
+VERIFY_HELP = (
+    "check certificates of uniqueness (check --certify) without trusting cpmodels' solvers: the puzzle's CNF "
+    "regenerated and compared, the solution by the solver-free checker, the DRAT proof by dratify"
+)
 GENERATE_HELP = "generate puzzles: Sudoku and Mathdoku with one solution, QWH at a chosen number of holes"
 DEFAULT_OUTPUT = {"sudoku": "line", "mathdoku": "oneline", "qwh": "qwh"}
 RAW = argparse.RawDescriptionHelpFormatter
@@ -153,6 +159,9 @@ def _parser() -> argparse.ArgumentParser:
     _add_generate(sub)
     p = sub.add_parser("techniques", help="list the techniques of explain and grade, with levels and aliases")
     p.set_defaults(run=_run_techniques, command="techniques")
+    p = sub.add_parser("verify-certificate", help=VERIFY_HELP, description=VERIFY_HELP)
+    p.set_defaults(run=_run_verify_certificate, command="verify-certificate")
+    p.add_argument("certificates", nargs="+", metavar="NAME", help="a certificate: any of its files, or DIR/NAME")
     return parser
 
 
@@ -199,7 +208,33 @@ def _add_generate(sub: argparse._SubParsersAction) -> None:
         "--max-cage", type=_integer_in(1, 64 * 64), default=None, metavar="K", help="Mathdoku: cages of at most K cells"
     )
     p.add_argument("--count", type=_integer_in(0, 10**9), default=1, metavar="N", help="how many puzzles (default 1)")
-    p.add_argument("--seed", type=int, default=None, help="random seed, for reproducible puzzles")
+    p.add_argument(
+        "--seed",
+        type=_integer_in(0, 2**63 - 1),
+        default=None,
+        metavar="S",
+        help="puzzle i comes from its own stream of (S, i): the same puzzles whatever --jobs (default: drawn, "
+        "and said on stderr)",
+    )
+    p.add_argument(
+        "--index", type=_integer_in(0, 2**63 - 1), default=None, metavar="I", help="with --seed: start at puzzle I"
+    )
+    p.add_argument(
+        "--symmetry", default="none", choices=SYMMETRIES, help="Sudoku: the symmetry of the pattern of givens"
+    )
+    p.add_argument(
+        "--clues", type=_clue_range, default=None, metavar="K|A-B", help="Sudoku: keep puzzles with K (A to B) clues"
+    )
+    p.add_argument(
+        "--minimal",
+        choices=("yes", "strict"),
+        default="yes",
+        help="Sudoku: yes (every clue, or with --symmetry every orbit, needed; the default) or strict "
+        "(every clue needed, symmetric or not)",
+    )
+    p.add_argument(
+        "--jobs", type=_integer_in(1, 1024), default=1, metavar="N", help="Sudoku: threads for the kernel (default 1)"
+    )
     p.add_argument(
         "--to",
         default=None,
@@ -350,6 +385,15 @@ def _add_search_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--time-limit", type=_seconds, default=None, metavar="S", help="seconds per puzzle (default: none)")
     if p.get_default("command") == "solve":
         p.add_argument("--first", action="store_true", help="stop at the first solution (no uniqueness proof)")
+    if p.get_default("command") == "check":
+        p.add_argument(
+            "--certify",
+            type=Path,
+            default=None,
+            metavar="DIR",
+            help="write a certificate of each unique puzzle into DIR: its CNF, a DRAT proof, the solution "
+            "(check them with `cpmodels verify-certificate`)",
+        )
     if p.get_default("command") in ("solve", "check"):
         p.add_argument(
             "--stats", action="store_true", help="after each answer, each engine's statistics (nodes, ..., search_s)"
@@ -435,6 +479,8 @@ def _check_options(args: argparse.Namespace) -> None:
         raise CpModelsError("--resume continues an --output FILE: give --output FILE too")
     if args.command != "generate":
         return
+    if args.index is not None and args.seed is None:
+        raise CpModelsError("--index I starts at puzzle I of a run: give that run's --seed too")
     if args.box and args.order and args.box[0] * args.box[1] != args.order:
         box = f"{args.box[0]}x{args.box[1]}"
         raise CpModelsError(
@@ -446,9 +492,21 @@ def _check_options(args: argparse.Namespace) -> None:
         ("--max-cage", "mathdoku", args.max_cage is not None),
         ("--holes", "sudoku or qwh", args.holes is not None),
         ("--time-limit", "sudoku or mathdoku", args.time_limit is not None),
+        ("--symmetry", "sudoku", args.symmetry != "none"),
+        ("--clues", "sudoku", args.clues is not None),
+        ("--minimal", "sudoku", args.minimal != "yes"),
     ):
         if given and args.family not in family.split(" or "):
             raise CpModelsError(f"{option} applies to {family} only, not to {args.family}")
+
+
+def _clue_range(text: str) -> tuple[int, int]:
+    """--clues K or A-B as (lo, hi), with argparse's usage error on bad text (the range is checked by generate)."""
+    found = re.fullmatch(r"\s*([0-9]{1,5})\s*(?:-\s*([0-9]{1,5})\s*)?", text)
+    if not found:
+        raise argparse.ArgumentTypeError(f"expected K or A-B clues, such as 24 or 22-26, not {_clipped(text)!r}")
+    lo = int(found[1])
+    return lo, int(found[2]) if found[2] else lo
 
 
 def _box_argument(text: str) -> tuple[int, int]:
@@ -514,6 +572,7 @@ def _run_count(args: argparse.Namespace, tally: Counter[str]) -> int:
 def _run_check(args: argparse.Namespace, tally: Counter[str]) -> int:
     """`cpmodels check`: prove each puzzle unique; show the others with a witness, then a summary table."""
     options = {"time_limit": args.time_limit, "stats": args.stats, "hide_operators": args.hide_operators}
+    options["certify"] = args.certify
     engines = (args.backend,) if args.backend else args.backends
     return _run_batch(args, tally, partial(answers.check_answer, engines=engines, **options))
 
@@ -525,7 +584,8 @@ def _block(args: argparse.Namespace) -> AnswerBlock | None:
     """
     backend, time_limit = getattr(args, "backend", None), getattr(args, "time_limit", None)
     engines = (backend,) if backend else getattr(args, "backends", None)
-    if engines != (blocks.ENGINE,) or time_limit is not None or getattr(args, "stats", False):
+    one_by_one = time_limit is not None or getattr(args, "stats", False) or getattr(args, "certify", None)
+    if engines != (blocks.ENGINE,) or one_by_one:
         return None
     if args.command == "check":
         return partial(blocks.check_block, jobs=args.jobs, hide_operators=args.hide_operators)
@@ -546,6 +606,17 @@ def _run_grade(args: argparse.Namespace, tally: Counter[str]) -> int:
     code = _run_batch(args, tally, partial(explaining.grade_answer, fmt=args.format, levels=levels))
     print(explaining.levels_table(levels), file=sys.stderr if args.format == "json" else sys.stdout)
     return code
+
+
+def _run_verify_certificate(args: argparse.Namespace, tally: Counter[str]) -> int:
+    """`cpmodels verify-certificate`: one line per certificate, verified or rejected with the reasons."""
+    from .certificates import verify
+
+    for name in args.certificates:
+        verdict = verify(name)
+        print(f"{verdict.name or name}: {'verified' if verdict.ok else 'rejected: ' + verdict.reason}", flush=True)
+        tally["unique" if verdict.ok else "mismatch"] += 1
+    return batch.worst_exit_code(tally)
 
 
 def _run_techniques(args: argparse.Namespace, tally: Counter[str]) -> int:
@@ -594,27 +665,56 @@ def _say_loading(name: str) -> None:
 
 def _run_generate(args: argparse.Namespace, tally: Counter[str]) -> int:
     """`cpmodels generate`: print --count new puzzles of the family asked for, each as soon as it is made."""
+    drawn = args.seed is None
+    if drawn:
+        args.seed = random.SystemRandom().randrange(2**32)
     if args.family != "qwh":
         _warm_up((args.backend,))
     fmt = args.to or DEFAULT_OUTPUT[args.family]
     for piece in formats.write_puzzles(_new_puzzles(args, tally), fmt, args.symbols or ""):
+        if drawn:  # said once a puzzle is made, so that a refusal stays one line
+            print(f"cpmodels: --seed {args.seed} (give it to make these puzzles again)", file=sys.stderr)
+            drawn = False
         print(piece, end="", flush=True)
         tally["solved"] += 1
     return batch.worst_exit_code(tally)
 
 
 def _new_puzzles(args: argparse.Namespace, tally: Counter[str]) -> Iterator[GridPuzzle]:
-    """--count new puzzles, one at a time; each not made within --time-limit is said on stderr and counted."""
-    rng = random.Random(args.seed)
+    """--count new puzzles, puzzle i from the stream (--seed, i); each not made in time is said and counted.
+
+    Without --time-limit, Sudoku are punched many at a time (generate_many); with it, one at a time, each
+    with its own limit. Either way puzzle i is the same.
+    """
     options = {k: getattr(args, k) for k in ("order", "box", "holes", "balanced", "backend")}
     if args.max_cage is not None:
         options["max_cage"] = args.max_cage
-    for _ in range(args.count):
+    if args.family == "sudoku":
+        options.update(symmetry=args.symmetry, clues=args.clues, minimal=True if args.minimal == "yes" else "strict")
+    start = args.index or 0
+    if args.time_limit is None:
+        with _count_progress(args) as progress:
+            yield from generate_many(
+                args.family, args.seed, args.count, start=start, threads=args.jobs, progress=progress, **options
+            )
+        return
+    for index in range(start, start + args.count):
         try:
-            yield _generated(args, rng, options)
+            yield _generated(args, stream(args.seed, index), options)
         except SearchTimeoutError as e:
             print(f"cpmodels: {e}", file=sys.stderr)
             tally["timeout"] += 1
+
+
+@contextmanager
+def _count_progress(args: argparse.Namespace) -> Iterator[Progress]:
+    """generate_many's progress callback: a bar of puzzles made on stderr, shown after a second on a terminal."""
+    with tqdm(total=args.count, desc="generating", unit="puzzle", delay=1.0, disable=None, file=sys.stderr) as bar:
+
+        def advance(done: int, total: int) -> None:
+            bar.update(done - bar.n)
+
+        yield advance
 
 
 def _generated(args: argparse.Namespace, rng: random.Random, options: dict) -> GridPuzzle:

@@ -103,6 +103,7 @@ SHARED_COUNTS = {
     "dlx": ("nodes",),
     "backtrack": ("nodes", "backtracks"),
     "constraint": (),
+    "sat": ("nodes", "propagations", "conflicts"),
 }
 
 

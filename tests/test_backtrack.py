@@ -264,7 +264,7 @@ def test_jobs_do_not_change_a_batch():
     puzzles = [e.puzzle for e in read_text(TDOKU.read_text())] + planted
     one = solve_many(puzzles, limit=2, jobs=1)
     two = solve_many(puzzles, limit=2, jobs=2)
-    for field in ("counts", "firsts", "nodes", "backtracks", "complete", "probes"):
+    for field in ("counts", "firsts", "nodes", "backtracks", "complete", "probes", "guesses"):
         assert np.array_equal(getattr(one, field), getattr(two, field)), field
     for puzzle, count, first in zip(puzzles, one.counts, one.firsts, strict=True):
         alone = BacktrackBackend().solve(puzzle, limit=2)
@@ -274,6 +274,21 @@ def test_jobs_do_not_change_a_batch():
     assert solve_many([], limit=2).counts.size == 0
     expected = [{0: "none", 1: "unique"}.get(int(c), "multiple") for c in one.counts]
     assert one.statuses(2) == expected
+
+
+def test_guesses_count_the_values_tried_with_another_left():
+    """`guesses`, tdoku's count (one per binary branch), is at most the values tried and 0 only if none was.
+
+    The first value of a branching cell leaves another; the batch counts the same as solve().
+    """
+    puzzles = [e.puzzle for e in read_text(TDOKU.read_text())]
+    batch = solve_many(puzzles, limit=2)
+    for k, puzzle in enumerate(puzzles):
+        stats = BacktrackBackend().solve(puzzle, limit=2).stats
+        assert 0 <= stats["guesses"] <= stats["nodes"] and stats["guesses"] == batch.guesses[k]
+        assert (stats["nodes"] == 0) == (stats["guesses"] == 0)
+    empty = solve(sudoku_puzzle([0] * 16), backend="backtrack", limit=1).stats
+    assert empty["guesses"] == empty["nodes"] > 0  # every value it tried had another one left
 
 
 def test_a_batch_takes_one_shape_and_checks_its_answers(monkeypatch):

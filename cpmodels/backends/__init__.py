@@ -4,6 +4,7 @@ cpsat       OR-Tools CP-SAT, the declarative model
 dlx         exact cover with dancing links (Knuth's Algorithm X), numba kernel
 backtrack   candidate bitmasks, singles and cage filtering, MRV branching, numba kernel
 constraint  python-constraint2's BacktrackingSolver (no time limit of its own: run in a child process)
+sat         a PySAT solver (CaDiCaL 1.9.5 by default) on the documented CNF; DRAT certificates in certificates.py
 
 Listing the registry (`sorted(BACKENDS)`, `name in BACKENDS`) imports no solver library: OR-Tools,
 numba and python-constraint load when their backend is first looked up. A new backend: copy
@@ -61,6 +62,7 @@ BACKENDS: Registry = Registry(
         "dlx": ".dlx:DlxBackend",
         "backtrack": ".backtrack:BacktrackBackend",
         "constraint": ".constraint:ConstraintBackend",
+        "sat": ".sat:SatBackend",
     }
 )
 

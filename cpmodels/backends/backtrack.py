@@ -26,7 +26,8 @@ branches on the probed cell whose worst value places the most cells.
 
 stats: "nodes" (values tried in the search tree), "backtracks" (values whose propagation failed, or
 whose node failed its probes), "build_s" (the shape compiled or found, the givens loaded), "search_s"
-(base.STAT_NAMES), and the backend's own "probes" (values tried and undone while choosing a cell).
+(base.STAT_NAMES), and the backend's own "probes" (values tried and undone while choosing a cell) and
+"guesses" (values tried while another value of their cell was left: one per binary branch, as tdoku counts).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ import ctypes
 import hashlib
 import itertools
 import os
+import struct
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -70,6 +72,7 @@ from .backtrack_kernel import (  # the layout the kernel reads: numba is importe
     BUFFERED,
     COUNT,
     FINISHED,
+    GUESSES,
     LAYOUT,
     NODES,
     OPT_LOCKED,
@@ -82,11 +85,13 @@ from .backtrack_kernel import (  # the layout the kernel reads: numba is importe
     R_COLUMNS,
     R_COMPLETE,
     R_COUNT,
+    R_GUESSES,
     R_NODES,
     R_PROBES,
     S_ARRAYS,
     S_INTERS,
     S_N,
+    SMALL_UNITS,
     STRUCTURE,
     W_REGIONS,
     WM_REGIONS,
@@ -340,7 +345,7 @@ def _compile_shape(n: int, units: tuple, cages: tuple) -> CompiledPuzzle:
     cage_arrays = _cage_arrays(n, cages)
     unit_part = _unit_arrays(n, units)
     inter_part = _intersection_arrays(n, units)
-    arrays = (*unit_part, *cage_arrays[:-1], *inter_part)
+    arrays = (*unit_part, *cage_arrays[:-1], *inter_part, _cell_unit_bits(n, units))
     header = np.zeros(S_ARRAYS + len(arrays) + 1, np.int64)
     header[S_N : S_INTERS + 1] = (n, n * n, len(units), len(cages), len(inter_part[0]) - 1)
     header[S_ARRAYS:] = len(header) + np.concatenate(([0], np.cumsum([len(a) for a in arrays])))
@@ -348,6 +353,15 @@ def _compile_shape(n: int, units: tuple, cages: tuple) -> CompiledPuzzle:
     largest = max((len(cage.cells) for cage in cages), default=0)
     nparts = len(inter_part[-3])
     return CompiledPuzzle(n, st, cage_arrays[-1], len(units), len(cages), len(inter_part[0]) - 1, largest, nparts)
+
+
+def _cell_unit_bits(n: int, units: tuple) -> np.ndarray:
+    """Per cell, the bits of the units holding it (int64), if the shape has at most SMALL_UNITS units; else zeros."""
+    bits = np.zeros(n * n, np.int64)
+    if len(units) <= SMALL_UNITS:
+        for u, unit in enumerate(units):
+            bits[list(unit)] |= 1 << u
+    return bits
 
 
 def given_masks(givens: np.ndarray, n: int) -> np.ndarray:
@@ -502,13 +516,14 @@ class Workspace:
             ncells + 1,
             trail,
             ncells + 1,
-            shape.nunits,
+            shape.nunits + 1,  # dirty_units: one more, written past the end without a branch
             shape.nunits,
             ncells,
             ncells,
             rows,
             min(ncells, 255) + 1,
             2 * shape.ninters + 1,
+            ncells,  # changed: a cell's peers
         )  # fmt: skip  (a shape has at most ncells cages, of at most ncells cells)
         wm_sizes = (ncells, trail, ncells + 1, ncells, max(shape.nparts, 1), 2 * shape.ninters + 1)
         self.sizes = sizes_of(shape, rows)
@@ -518,6 +533,8 @@ class Workspace:
         self.ws[W_REGIONS : ws_offsets[0]] = (*ws_offsets[:-1], *wm_offsets[:-1])
         self.wm = np.zeros(int(wm_offsets[-1]), np.uint64)
         self.buffer = np.zeros((max(1, rows), ncells), np.uint8)
+        self.buffer_bytes = self.buffer.data.cast("B")  # flat: the kernel's rows of solutions, read without numpy
+        self.grid = _grid_struct(ncells)
         self.buffer_puzzle = self.ws[self.ws[W_REGIONS + WS_REGIONS.index("buffer_puzzle")] :][:rows]
         self.givens = np.zeros((1, ncells), np.uint8)
         self.givens_bytes = self.givens.data.cast("B")
@@ -532,6 +549,7 @@ class Workspace:
         self.w = self.ws.data.cast("B").cast("q")
         self.r = self.results.data.cast("B").cast("q")
         self.shape: CompiledPuzzle | None = None
+        self.chunk = 16  # nodes of the first kernel call: enough for a hard puzzle of the shape (aim sets it)
 
     def aim(self, shape: CompiledPuzzle) -> None:
         """Search `shape` (of the counts this workspace was sized for) from its first puzzle on."""
@@ -539,6 +557,7 @@ class Workspace:
             self.a[A_ST] = shape.st.ctypes.data
             self.a[A_TUPLES] = shape.tuple_bits.ctypes.data
             self.shape = shape
+            self.chunk = max(16, (1 << 21) // (shape.n**3))
         self.w[:W_REGIONS] = _ZERO_STATE
 
     def point(self, givens: np.ndarray, results: np.ndarray) -> None:
@@ -572,8 +591,15 @@ def _one_puzzle_workspace(shape: CompiledPuzzle) -> Workspace:
     return work
 
 
-Take = Callable[[bytes, int, np.ndarray], None]
-"""Receives buffered solutions: their bytes (rows of ncells values), how many rows, and each row's puzzle index."""
+@lru_cache(maxsize=64)
+def _grid_struct(ncells: int) -> struct.Struct:
+    """The struct of one solution row: `iter_unpack` turns rows of bytes into grid tuples in one C loop."""
+    return struct.Struct(f"{ncells}B")
+
+
+Take = Callable[[memoryview, int, np.ndarray], None]
+"""Receives buffered solutions: their bytes (rows of ncells values; a view of the workspace's buffer, valid only
+during the call), how many rows, and the workspace's buffer_puzzle (row k's puzzle index is which[k])."""
 
 
 def _drive(work: Workspace, results: np.ndarray, limit: int, keep: int, deadline: float | None, take: Take) -> None:
@@ -586,16 +612,17 @@ def _drive(work: Workspace, results: np.ndarray, limit: int, keep: int, deadline
     """
     search = _NATIVE[0][0] if _NATIVE else native_search()
     a, w = work.a, work.w
+    ncells = work.buffer.shape[1]
     a[A_LIMIT] = min(limit, MAX_COUNT)
     a[A_KEEP] = min(keep, MAX_COUNT)
-    chunk = max(16, (1 << 21) // (work.shape.n**3)) if work.shape is not None else 16
+    chunk = work.chunk
     a[A_MAX_NODES] = chunk
     while True:
         began = time.perf_counter()
         code = search(work.address)
         buffered = w[BUFFERED]
         if buffered:
-            take(work.buffer[:buffered].tobytes(), buffered, work.buffer_puzzle[:buffered])
+            take(work.buffer_bytes[: buffered * ncells], buffered, work.buffer_puzzle)
             w[BUFFERED] = 0
         if code == FINISHED:
             return
@@ -605,7 +632,7 @@ def _drive(work: Workspace, results: np.ndarray, limit: int, keep: int, deadline
         if deadline is not None and now >= deadline:
             p = w[PUZZLE]
             if p < len(results):
-                results[p] = (w[COUNT], w[NODES], w[BACKTRACKS], 0, w[PROBES])
+                results[p] = (w[COUNT], w[NODES], w[BACKTRACKS], 0, w[PROBES], w[GUESSES])
             return
         if code == PAUSED:
             chunk = _next_chunk(chunk, now - began, None if deadline is None else deadline - now)
@@ -651,23 +678,23 @@ class BacktrackBackend:
         """
         timer = SolveTimer()
         if puzzle.cages and unreachable_cage(puzzle):
-            return timer.finish(self.name, [], limit, True, {"nodes": 0, "backtracks": 0, "probes": 0})
+            return timer.finish(self.name, [], limit, True, {"nodes": 0, "backtracks": 0, "probes": 0, "guesses": 0})
         shape = _shape(puzzle.n, puzzle.units, puzzle.cages)
         work = _one_puzzle_workspace(shape)
         work.givens_bytes[:] = bytes(puzzle.givens)
-        work.args[A_OPTIONS] = self.options
+        work.a[A_OPTIONS] = self.options
         timer.built()
         keep = kept(limit, keep) if self.keep is None else min(self.keep, kept(limit, keep))
         work.r[R_COUNT:R_COLUMNS] = _ZERO_RESULTS
         solutions: list[tuple[int, ...]] = []
-        ncells = puzzle.n * puzzle.n
+        unpack = work.grid.iter_unpack
 
-        def take(data: bytes, rows: int, _: np.ndarray) -> None:
-            solutions.extend(tuple(data[k * ncells : (k + 1) * ncells]) for k in range(rows))
+        def take(data: memoryview, rows: int, _: np.ndarray) -> None:
+            solutions.extend(unpack(data))
 
         _drive(work, work.results, limit, keep, timer.deadline(time_limit), take)
-        count, nodes, backtracks, complete, probes = work.r.tolist()
-        stats = {"nodes": nodes, "backtracks": backtracks, "probes": probes}
+        count, nodes, backtracks, complete, probes, guesses = work.r.tolist()
+        stats = {"nodes": nodes, "backtracks": backtracks, "probes": probes, "guesses": guesses}
         return timer.finish(self.name, solutions, limit, bool(complete), stats, count)
 
     def warm_up(self) -> float:
@@ -689,6 +716,7 @@ class BatchResult:
     complete: np.ndarray  # bool: the count is exact (for counts below the limit)
     wall_s: float
     probes: np.ndarray | None = None  # int64
+    guesses: np.ndarray | None = None  # int64: values tried while another of their cell was left (tdoku's count)
 
     def statuses(self, limit: int) -> list[str]:
         """Each puzzle's status word for a search up to `limit` solutions, as SolveResult.status says it."""
@@ -761,7 +789,9 @@ def solve_givens(
     if template.cages and unreachable_cage(template):
         empty = np.zeros(len(rows), np.int64)
         zeros = np.zeros(rows.shape, np.uint8)
-        return BatchResult(empty, zeros, empty, empty, np.ones(len(rows), bool), time.perf_counter() - start, empty)
+        return BatchResult(
+            empty, zeros, empty, empty, np.ones(len(rows), bool), time.perf_counter() - start, empty, empty
+        )
     shape = _shape(n, template.units, template.cages)
     puzzles = np.ascontiguousarray(rows, np.uint8)
     results = np.zeros((len(rows), R_COLUMNS), np.int64)
@@ -781,7 +811,7 @@ def solve_givens(
             hi = min(lo + BLOCK, len(puzzles))
             work.point(puzzles[lo:hi], results[lo:hi])
 
-            def take(data: bytes, count: int, which: np.ndarray, lo: int = lo) -> None:
+            def take(data: memoryview, count: int, which: np.ndarray, lo: int = lo) -> None:
                 firsts[lo + which[:count]] = np.frombuffer(data, np.uint8).reshape(count, -1)
 
             _drive(work, results[lo:hi], limit, 1, deadline, take)
@@ -796,7 +826,7 @@ def solve_givens(
     complete = results[:, R_COMPLETE].astype(bool)
     return BatchResult(
         results[:, R_COUNT], firsts, results[:, R_NODES], results[:, R_BACKTRACKS], complete,
-        time.perf_counter() - start, results[:, R_PROBES],
+        time.perf_counter() - start, results[:, R_PROBES], results[:, R_GUESSES],
     )  # fmt: skip
 
 
