@@ -1,4 +1,4 @@
-"""One puzzle's answer to `solve`, `count` and `check`: its outcome word and the text the command shows.
+"""One puzzle's answer to `solve`, `count`, `check` and `draw`: its outcome word and the text the command shows.
 
 Each function takes the Entry (with what the file records about the puzzle) and whether it is the only
 puzzle of its input (a single puzzle is shown in full; in a batch only what is worth a look), and returns
@@ -8,6 +8,7 @@ puzzle of its input (a single puzzle is shown in full; in a batch only what is w
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from tqdm import tqdm
@@ -17,7 +18,7 @@ from .backends import SolveResult, format_stats
 from .backends.base import status_for
 from .cover import ExactCoverProblem
 from .crosscheck import CHECK_ENGINES, CrossCheck, cross_check, cross_check_cover
-from .errors import CpModelsError
+from .errors import CpModelsError, UsageError
 from .formats import Entry
 from .formats.dlx import format_solution
 from .grid import GridPuzzle, cells_named, explain_violation
@@ -290,3 +291,25 @@ def _ambiguous_lines(puzzle: GridPuzzle) -> list[str]:
         f"operator could be {' or '.join(ops)}"
         for k, ops in mathdoku.ambiguous_cages(puzzle)
     ]
+
+
+def draw_answer(
+    entry: Entry, single: bool, *, out: Path | None, size: int, with_solution: bool, number: Iterator[int]
+) -> tuple[str, str]:
+    """The puzzle drawn (with its solution, if asked) to `out` (NAME-001.svg ... for a file), or as SVG text."""
+    from . import draw  # matplotlib loads with it
+
+    puzzle = _puzzle(entry)
+    solution = None
+    outcome = "solved"
+    if with_solution:
+        found = solve(puzzle, backend="backtrack", limit=2)
+        outcome = found.status
+        solution = found.solutions[0] if found.solutions else None
+    if out is None:
+        if not single:
+            raise UsageError("a file of puzzles draws to files, one a puzzle: give --out NAME.svg or NAME.png")
+        return outcome, draw.svg(puzzle, solution, size, symbols=entry.symbols).rstrip("\n")
+    path = out if single else out.with_name(f"{out.stem}-{next(number):03d}{out.suffix}")
+    draw.save(puzzle, path, solution, size, symbols=entry.symbols)
+    return outcome, f"{puzzle.name}: {path}"

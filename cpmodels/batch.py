@@ -21,7 +21,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from .errors import CpModelsError
+from .errors import CpModelsError, UsageError
 from .formats import Entry
 from .interrupts import SIGNALS
 
@@ -129,6 +129,8 @@ def _answered(entry: Entry, single: bool, answer: Answer) -> tuple[str, str]:
     if entry.solvable:
         try:
             return answer(entry, single)
+        except UsageError:  # not this puzzle's fault: the command stops, saying it once
+            raise
         except CpModelsError as e:  # a backend that cannot take this puzzle, a format that cannot carry it
             error = e
     tqdm.write(f"cpmodels: {error}", file=sys.stderr)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import itertools
 import math
 import os
 import random
@@ -73,6 +74,7 @@ COMMANDS = {
     "convert": "write puzzles in another format",
     "explain": "solve each puzzle as a person does, step by step (Zambon's strategies), and grade it",
     "grade": "grade every puzzle by the strategies a person needs (Zambon's levels 0-3, 4 with a guess)",
+    "draw": "draw puzzles as pictures (SVG or PNG), with their solutions if asked",
 }
 OWN_FORMATS = {"explain": ("text", "jsonl"), "grade": ("tsv", "json")}
 """The output formats of the commands that print something other than puzzles or solutions."""
@@ -156,6 +158,8 @@ def _parser() -> argparse.ArgumentParser:
             _add_output_arguments(p)
         if name == "explain":
             _add_explain_arguments(p)
+        if name == "draw":
+            _add_draw_arguments(p)
     _add_generate(sub)
     p = sub.add_parser("techniques", help="list the techniques of explain and grade, with levels and aliases")
     p.set_defaults(run=_run_techniques, command="techniques")
@@ -163,6 +167,19 @@ def _parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_run_verify_certificate, command="verify-certificate")
     p.add_argument("certificates", nargs="+", metavar="NAME", help="a certificate: any of its files, or DIR/NAME")
     return parser
+
+
+def _add_draw_arguments(p: argparse.ArgumentParser) -> None:
+    """Where `draw` writes its pictures, how big, and whether with the solution."""
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="FILE.svg or FILE.png (a file of puzzles: FILE-001.svg, ...); default: one puzzle's SVG on stdout",
+    )
+    p.add_argument("--size", type=_integer_in(16, 20000), default=480, metavar="PX", help="pixels a side (480)")
+    p.add_argument("--solution", action="store_true", help="draw the solution too (found by backtrack)")
 
 
 def _add_explain_arguments(p: argparse.ArgumentParser) -> None:
@@ -619,6 +636,16 @@ def _run_verify_certificate(args: argparse.Namespace, tally: Counter[str]) -> in
     return batch.worst_exit_code(tally)
 
 
+def _run_draw(args: argparse.Namespace, tally: Counter[str]) -> int:
+    """`cpmodels draw`: each puzzle as a picture, to --out (numbered for a file) or as SVG on stdout."""
+    if args.out is not None and args.out.suffix.lower() not in (".svg", ".png"):
+        raise CpModelsError(f"--out {args.out}: the picture's name ends in .svg or .png")
+    if args.out is not None and not args.out.parent.is_dir():
+        raise CpModelsError(f"--out {args.out}: no directory {args.out.parent} to write it in")
+    options = {"out": args.out, "size": args.size, "with_solution": args.solution, "number": itertools.count(1)}
+    return _run_batch(args, tally, partial(answers.draw_answer, **options))
+
+
 def _run_techniques(args: argparse.Namespace, tally: Counter[str]) -> int:
     """`cpmodels techniques`: the table of techniques."""
     print(explaining.techniques_table())
@@ -628,8 +655,8 @@ def _run_techniques(args: argparse.Namespace, tally: Counter[str]) -> int:
 def _engines(args: argparse.Namespace, entry: Entry) -> tuple[str, ...]:
     """The engines a command runs on `entry`: --backend alone, else --backends (check), else the defaults."""
     cover = entry.cover is not None
-    if args.command in ("explain", "grade"):  # grade proves each puzzle unique first
-        return ("backtrack",) if args.command == "grade" else ()
+    if args.command in ("explain", "grade", "draw"):  # grade (and draw --solution) solve with backtrack
+        return ("backtrack",) if args.command == "grade" or getattr(args, "solution", False) else ()
     if args.backend:
         return (args.backend,)
     if args.command == "check" and args.backends:

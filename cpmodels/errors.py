@@ -61,6 +61,10 @@ class BackendUnavailableError(CpModelsError):
     """A backend that cannot take this puzzle (a missing package, an unsupported feature or size)."""
 
 
+class UsageError(CpModelsError):
+    """Options the whole command cannot run with, found at its first puzzle: said once, and the command stops."""
+
+
 class SearchTimeoutError(CpModelsError):
     """A search that reached its time limit before it could answer the question asked."""
 
