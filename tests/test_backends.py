@@ -104,6 +104,7 @@ SHARED_COUNTS = {
     "backtrack": ("nodes", "backtracks"),
     "constraint": (),
     "sat": ("nodes", "propagations", "conflicts"),
+    "naive": ("nodes", "backtracks"),
 }
 
 

@@ -5,6 +5,7 @@ dlx         exact cover with dancing links (Knuth's Algorithm X), numba kernel
 backtrack   candidate bitmasks, singles and cage filtering, MRV branching, numba kernel
 constraint  python-constraint2's BacktrackingSolver (no time limit of its own: run in a child process)
 sat         a PySAT solver (CaDiCaL 1.9.5 by default) on the documented CNF; DRAT certificates in certificates.py
+naive       the lecture notes' plain depth-first search in row-major order, plain Python: the slow baseline
 
 Listing the registry (`sorted(BACKENDS)`, `name in BACKENDS`) imports no solver library: OR-Tools,
 numba and python-constraint load when their backend is first looked up. A new backend: copy
@@ -63,6 +64,7 @@ BACKENDS: Registry = Registry(
         "backtrack": ".backtrack:BacktrackBackend",
         "constraint": ".constraint:ConstraintBackend",
         "sat": ".sat:SatBackend",
+        "naive": ".naive:NaiveBackend",
     }
 )
 
