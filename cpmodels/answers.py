@@ -8,6 +8,7 @@ puzzle of its input (a single puzzle is shown in full; in a batch only what is w
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -313,3 +314,32 @@ def draw_answer(
     path = out if single else out.with_name(f"{out.stem}-{next(number):03d}{out.suffix}")
     draw.save(puzzle, path, solution, size, symbols=entry.symbols)
     return outcome, f"{puzzle.name}: {path}"
+
+
+def minimal_answer(
+    entry: Entry, single: bool, *, orbits: str | None, time_limit: float | None, kinds: Counter[str]
+) -> tuple[str, str]:
+    """Whether the puzzle is minimal (every clue, or orbit, operator and given needed), its redundant ones if not.
+
+    `kinds` counts the puzzles minimal, not minimal and not unique, for the summary.
+    """
+    from .minimality import format_redundant, minimality
+
+    puzzle = _puzzle(entry)
+    found = minimality(puzzle, orbits, time_limit=time_limit)
+    if not found.valid:
+        kinds["not unique"] += 1
+        status = status_of_count(found.count)
+        return status, f"{puzzle.name}: not unique ({_found(status)})"
+    kinds["minimal" if found.minimal else "not minimal"] += 1
+    if found.minimal:
+        return "solved", f"{puzzle.name}: minimal"
+    return "solved", f"{puzzle.name}: not minimal: redundant {format_redundant(found)}"
+
+
+def minimal_table(kinds: Counter[str]) -> str:
+    """The summary of check --minimal: puzzles minimal, not minimal and not unique, then the total."""
+    rows = [f"{'puzzles':<12} {'count':>8}"]
+    rows += [f"{kind:<12} {kinds[kind]:>8}" for kind in ("minimal", "not minimal", "not unique")]
+    rows.append(f"{'total':<12} {sum(kinds.values()):>8}")
+    return "\n".join(rows)

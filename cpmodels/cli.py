@@ -195,6 +195,7 @@ def _add_explain_arguments(p: argparse.ArgumentParser) -> None:
         "--max-level", type=_integer_in(0, 4), default=None, metavar="N", help="only Zambon levels up to N (4: guess)"
     )
     p.add_argument("--quiet", action="store_true", help="only the summary of each puzzle, not its steps")
+    p.add_argument("--hint", action="store_true", help="only the next step a person takes, from the puzzle as given")
 
 
 def _add_generate(sub: argparse._SubParsersAction) -> None:
@@ -404,6 +405,18 @@ def _add_search_arguments(p: argparse.ArgumentParser) -> None:
         p.add_argument("--first", action="store_true", help="stop at the first solution (no uniqueness proof)")
     if p.get_default("command") == "check":
         p.add_argument(
+            "--minimal",
+            action="store_true",
+            help="prove each puzzle minimal instead: every clue (operator, given) needed; list the redundant ones",
+        )
+        p.add_argument(
+            "--orbits",
+            default=None,
+            choices=SYMMETRIES,
+            metavar="SYMMETRY",
+            help=f"with --minimal: every orbit of the symmetry needed instead of every clue ({', '.join(SYMMETRIES)})",
+        )
+        p.add_argument(
             "--certify",
             type=Path,
             default=None,
@@ -492,6 +505,8 @@ def _check_options(args: argparse.Namespace) -> None:
     """Raise CpModelsError for options that contradict each other or do not apply to what was asked."""
     if args.command == "check" and args.backend and args.backends:
         raise CpModelsError("give --backend (one engine) or --backends (a cross-check), not both")
+    if args.command == "check" and args.orbits and not args.minimal:
+        raise CpModelsError("--orbits SYMMETRY says which orbits --minimal checks: give --minimal too")
     if getattr(args, "resume", False) and not args.output:
         raise CpModelsError("--resume continues an --output FILE: give --output FILE too")
     if args.command != "generate":
@@ -568,7 +583,7 @@ def _run_batch(args: argparse.Namespace, tally: Counter[str], answer: Answer) ->
     with batch.results(args.output, args.command, args.resume, tally) as results:
         warm_up = lambda entry: _warm_up(_engines(args, entry))  # noqa: E731
         batch.answer_all(entries, single, answer, results, tally, warm_up, _block(args))
-        if args.command == "check":
+        if args.command == "check" and not args.minimal:
             results.write_summary(batch.summary_table(tally))
     return batch.worst_exit_code(tally)
 
@@ -588,6 +603,12 @@ def _run_count(args: argparse.Namespace, tally: Counter[str]) -> int:
 
 def _run_check(args: argparse.Namespace, tally: Counter[str]) -> int:
     """`cpmodels check`: prove each puzzle unique; show the others with a witness, then a summary table."""
+    if args.minimal:
+        kinds: Counter[str] = Counter()
+        minimal = partial(answers.minimal_answer, orbits=args.orbits, time_limit=args.time_limit, kinds=kinds)
+        code = _run_batch(args, tally, minimal)
+        print(answers.minimal_table(kinds), flush=True)
+        return code
     options = {"time_limit": args.time_limit, "stats": args.stats, "hide_operators": args.hide_operators}
     options["certify"] = args.certify
     engines = (args.backend,) if args.backend else args.backends
@@ -602,6 +623,7 @@ def _block(args: argparse.Namespace) -> AnswerBlock | None:
     backend, time_limit = getattr(args, "backend", None), getattr(args, "time_limit", None)
     engines = (backend,) if backend else getattr(args, "backends", None)
     one_by_one = time_limit is not None or getattr(args, "stats", False) or getattr(args, "certify", None)
+    one_by_one = one_by_one or getattr(args, "minimal", False) is True
     if engines != (blocks.ENGINE,) or one_by_one:
         return None
     if args.command == "check":
@@ -614,6 +636,7 @@ def _block(args: argparse.Namespace) -> AnswerBlock | None:
 def _run_explain(args: argparse.Namespace, tally: Counter[str]) -> int:
     """`cpmodels explain`: each puzzle solved as a person does, one line per step, then its grade."""
     options = {"techniques": args.techniques, "max_level": args.max_level, "fmt": args.format, "quiet": args.quiet}
+    options["hint"] = args.hint
     return _run_batch(args, tally, partial(explaining.explain_answer, **options))
 
 
@@ -655,6 +678,8 @@ def _run_techniques(args: argparse.Namespace, tally: Counter[str]) -> int:
 def _engines(args: argparse.Namespace, entry: Entry) -> tuple[str, ...]:
     """The engines a command runs on `entry`: --backend alone, else --backends (check), else the defaults."""
     cover = entry.cover is not None
+    if args.command == "check" and args.minimal:  # minimality counts with backtrack
+        return ("backtrack",)
     if args.command in ("explain", "grade", "draw"):  # grade (and draw --solution) solve with backtrack
         return ("backtrack",) if args.command == "grade" or getattr(args, "solution", False) else ()
     if args.backend:

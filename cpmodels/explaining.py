@@ -26,10 +26,22 @@ LEVELS = ("0", "1", "2", "3", "4")
 
 
 def explain_answer(
-    entry: Entry, single: bool, *, techniques: Sequence[str] | None, max_level: int | None, fmt: str, quiet: bool
+    entry: Entry,
+    single: bool,
+    *,
+    techniques: Sequence[str] | None,
+    max_level: int | None,
+    fmt: str,
+    quiet: bool,
+    hint: bool = False,
 ) -> tuple[str, str]:
-    """The puzzle explained step by step: `solved`, `stuck` or `none` (a contradiction), and its text or JSON."""
+    """The puzzle explained step by step: `solved`, `stuck` or `none` (a contradiction), and its text or JSON.
+
+    `hint`: only the next step a person takes from the puzzle as given.
+    """
     puzzle = _puzzle(entry)
+    if hint:
+        return _hint(puzzle, techniques, max_level)
     done = _explained(puzzle, techniques, max_level)
     outcome = "none" if done.contradiction else "stuck" if done.stuck else "solved"
     if fmt == "jsonl":
@@ -88,6 +100,21 @@ def techniques_table() -> str:
         for t in techniques()
     ]
     return "\n".join(rows)
+
+
+def _hint(puzzle: GridPuzzle, techniques: Sequence[str] | None, max_level: int | None) -> tuple[str, str]:
+    """The first step of the puzzle's explanation, or `stuck` when the techniques allowed find none."""
+    from .strategies import State, format_step, next_step
+    from .strategies.policies import chosen
+
+    try:
+        order, _ = chosen(techniques, max_level)
+    except ValueError as e:
+        raise CpModelsError(f"{puzzle.name}: {e}") from None
+    step = next_step(State.from_puzzle(puzzle), order)
+    if step is None:
+        return "stuck", f"{puzzle.name}: no step with the techniques allowed (a guess is next)"
+    return "solved", f"{puzzle.name}: {format_step(step)}"
 
 
 def _explained(puzzle: GridPuzzle, techniques: Sequence[str] | None, max_level: int | None) -> Explanation:

@@ -70,3 +70,12 @@ def test_explain_refuses_what_it_cannot_explain(capsys):
     assert code == 2 and "nonsense" in err and "hidden-single" in err
     code, _, err = run(capsys, "explain", "4:_a_6bb_a_a3,a7d2m3s2a5d2m12")
     assert code == 2 and err.count("cpmodels: ") == 1 and "cages" in err
+
+
+def test_hint_is_the_first_step_of_the_explanation(capsys):
+    code, out, _ = run(capsys, "explain", EASY, "--hint")
+    first = run(capsys, "explain", EASY)[1].splitlines()[2]
+    assert code == 0 and out == f"<argument>:1: {first}\n"
+    inkala = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+    code, out, _ = run(capsys, "explain", inkala, "--hint")
+    assert code == 8 and "a guess is next" in out

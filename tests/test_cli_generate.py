@@ -46,3 +46,29 @@ def test_generate_refuses_what_it_cannot_make(capsys):
     assert code == 2 and "--symmetry applies to sudoku only" in err
     code, _, err = run(capsys, "generate", "sudoku", "--index", "3")
     assert code == 2 and "--seed" in err
+
+
+def test_check_minimal_lists_the_redundant_clues(capsys, tmp_path):
+    code, made, _ = run(capsys, "generate", "sudoku", "--count", "2", "--seed", "3")
+    first = made.split()[0]
+    solution = run(capsys, "solve", first, "--format", "line", "--backend", "backtrack")[1].splitlines()[1]
+    empty = first.index(".")
+    extra = first[:empty] + solution[empty] + first[empty + 1 :]  # one clue more than a minimal puzzle
+    path = tmp_path / "p.txt"
+    path.write_text(made + extra + "\n" + "." * 16 + "\n")
+    code, out, _ = run(capsys, "check", path, "--minimal")
+    lines = out.splitlines()
+    cell = f"r{empty // 9 + 1}c{empty % 9 + 1}={solution[empty]}"
+    assert lines[:2] == [f"{path}:1: minimal", f"{path}:2: minimal"]
+    assert lines[2].startswith(f"{path}:3: not minimal: redundant ") and cell in lines[2].split()
+    assert lines[3] == f"{path}:4: not unique (at least 2)" and code == 3
+    assert "minimal             2" in out and "not unique          1" in out
+
+
+def test_check_minimal_by_orbits(capsys, tmp_path):
+    path = tmp_path / "rot.txt"
+    path.write_text(run(capsys, "generate", "sudoku", "--symmetry", "rot180", "--seed", "2", "--box", "2x3")[1])
+    code, out, _ = run(capsys, "check", path, "--minimal", "--orbits", "rot180")
+    assert code == 0 and out.startswith(f"{path}:1: minimal")
+    code, _, err = run(capsys, "check", path, "--orbits", "rot180")
+    assert code == 2 and "give --minimal too" in err
