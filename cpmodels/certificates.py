@@ -18,7 +18,8 @@ refutes. verify(path) checks all of it without PySAT: it re-reads the puzzle, re
 it (sat.puzzle_cnf, pure Python) and compares it clause by clause, in order, with NAME.cnf; checks the
 solution with grid.explain_violation and the forbidding clause against it; and checks the proof with
 dratify (a DRAT checker from PyPI, pure Python, sharing no code with the solver). A third party can
-regenerate the CNF from the encoding's description and check the proof with drat-trim instead.
+regenerate the CNF from the encoding's description and check the proof with drat-trim instead, which
+verify(..., checker="drat-trim") runs where it is on PATH.
 
 Proof-writing PySAT solvers (python-sat 1.9): cadical103, cadical153, cadical195, cadical300, glucose3,
 glucose4, glucose42, gluecard3, gluecard4, lingeling, maplechrono, maplecm, maplesat.
@@ -27,6 +28,8 @@ glucose4, glucose42, gluecard3, gluecard4, lingeling, maplechrono, maplecm, mapl
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -185,11 +188,20 @@ def certificate_base(path_or_name: str | Path) -> Path:
     return path.with_suffix("") if path.suffix in SUFFIXES else path
 
 
-def verify(path_or_name: str | Path, engine: str = "auto") -> Verdict:
+CHECKERS = ("dratify", "drat-trim")
+"""The DRAT checkers verify can use: dratify (PyPI, the default) or drat-trim (Heule's C program, on PATH)."""
+
+
+def verify(path_or_name: str | Path, engine: str = "auto", checker: str = "dratify") -> Verdict:
     """Check the certificate NAME (or any of its files) without a SAT solver; every problem found is reported.
 
-    `engine` is dratify's: "python", "native" (its Rust checker, where installed) or "auto".
+    `checker`: "dratify" (`engine` is its: "python", "native" where installed, or "auto") or "drat-trim",
+    run as a program found on PATH (CpModelsError if it is not there).
     """
+    if checker not in CHECKERS:
+        raise CpModelsError(f"unknown DRAT checker {checker!r}; choose one of: {', '.join(CHECKERS)}")
+    if checker == "drat-trim" and shutil.which("drat-trim") is None:
+        raise CpModelsError("drat-trim is not on PATH (build it from github.com/marijnheule/drat-trim)")
     base = certificate_base(path_or_name)
     times: dict[str, float] = {}
     texts: dict[str, str] = {}
@@ -217,7 +229,10 @@ def verify(path_or_name: str | Path, engine: str = "auto") -> Verdict:
         _compare_cnf(puzzle, grid, clauses, reasons)
     times["cnf_s"] = time.perf_counter() - start
     start = time.perf_counter()
-    proof_problem = check_drat(texts[".cnf"], texts[".drat"], engine)
+    if checker == "drat-trim":
+        proof_problem = check_with_drat_trim(base.with_name(base.name + ".cnf"), base.with_name(base.name + ".drat"))
+    else:
+        proof_problem = check_drat(texts[".cnf"], texts[".drat"], engine)
     if proof_problem:
         reasons.append(proof_problem)
     times["proof_s"] = time.perf_counter() - start
@@ -300,6 +315,20 @@ def _clause(clause: Sequence[int]) -> str:
     """A clause as DIMACS, shortened past 12 literals."""
     shown = " ".join(map(str, clause[:12])) + (" ..." if len(clause) > 12 else "")
     return f"({shown} 0)"
+
+
+def check_with_drat_trim(cnf: Path, proof: Path, timeout: float = 600.0) -> str | None:
+    """Why drat-trim (on PATH) rejects the proof file as a refutation of the CNF file, or None if it verifies it."""
+    try:
+        done = subprocess.run(
+            ["drat-trim", str(cnf), str(proof)], capture_output=True, text=True, timeout=timeout, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f"drat-trim did not finish: {error}"
+    if re.search(r"^s VERIFIED$", done.stdout, re.MULTILINE):
+        return None
+    said = [line for line in done.stdout.splitlines() if line.startswith("s ")] or ["no verdict"]
+    return f"the proof does not refute the CNF: drat-trim says {said[-1]!r}"
 
 
 def check_drat(cnf_text: str, proof_text: str, engine: str = "auto") -> str | None:

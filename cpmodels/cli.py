@@ -166,6 +166,12 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("verify-certificate", help=VERIFY_HELP, description=VERIFY_HELP)
     p.set_defaults(run=_run_verify_certificate, command="verify-certificate")
     p.add_argument("certificates", nargs="+", metavar="NAME", help="a certificate: any of its files, or DIR/NAME")
+    p.add_argument(
+        "--checker",
+        default="dratify",
+        choices=("dratify", "drat-trim"),
+        help="the DRAT checker: dratify (default) or drat-trim, found on PATH",
+    )
     return parser
 
 
@@ -653,7 +659,7 @@ def _run_verify_certificate(args: argparse.Namespace, tally: Counter[str]) -> in
     from .certificates import verify
 
     for name in args.certificates:
-        verdict = verify(name)
+        verdict = verify(name, checker=args.checker)
         print(f"{verdict.name or name}: {'verified' if verdict.ok else 'rejected: ' + verdict.reason}", flush=True)
         tally["unique" if verdict.ok else "mismatch"] += 1
     return batch.worst_exit_code(tally)

@@ -1,6 +1,7 @@
 """Certificates of uniqueness: written for unique puzzles of every family, verified, and tampering rejected."""
 
 import random
+import shutil
 import subprocess
 import sys
 
@@ -210,3 +211,18 @@ def test_verify_needs_no_sat_solver(certified):
     done = subprocess.run([sys.executable, "-c", code, str(certified)], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["True", "verified"]
+
+
+@pytest.mark.skipif(shutil.which("drat-trim") is None, reason="drat-trim is not on PATH (a C program, no dependency)")
+def test_drat_trim_agrees_with_dratify(certified):
+    assert verify(certified, checker="drat-trim").ok
+    path = certified.with_suffix(".drat")
+    lines = path.read_text().splitlines()
+    path.write_text("".join(line + "\n" for line in lines[: lines.index("0") // 2]))
+    verdict = verify(certified, checker="drat-trim")
+    assert not verdict.ok and "drat-trim says" in verdict.reason
+
+
+def test_an_unknown_checker_is_refused(certified):
+    with pytest.raises(CpModelsError, match="unknown DRAT checker 'nope'"):
+        verify(certified, checker="nope")
