@@ -23,7 +23,7 @@ from .errors import CpModelsError, UsageError
 from .formats import Entry
 from .formats.dlx import format_solution
 from .grid import GridPuzzle, cells_named, explain_violation
-from .solve import COVER_ENGINES, DEFAULT_BACKEND, solve, solve_cover
+from .solve import COVER_ENGINES, DEFAULT_BACKEND, cover_as_solve_result, solve, solve_cover
 
 COVER_FORMATS = ("knuth",)
 """How `solve --format` prints an exact cover besides its default (each option's items, as written)."""
@@ -141,8 +141,7 @@ def _cover_count(entry: Entry, engine: str, limit: int, time_limit: float | None
             entry.cover, engine=engine, limit=limit, time_limit=time_limit, keep=2,
             progress=progress if engine == "dlx" else None,
         )  # fmt: skip
-    status = status_for(found.count, limit, found.complete)
-    return SolveResult(status, [], found.count, found.complete, found.wall_s, dict(found.stats), engine)
+    return cover_as_solve_result(found, limit, engine)
 
 
 def check_answer(
