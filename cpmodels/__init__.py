@@ -12,7 +12,7 @@ formats -> the family modules -> grid -> cages, errors):
              formats.text holds the located-text primitives (bytes decoded with located UTF-8 and NUL
              errors, Entry, Token), then one module per family of formats:
              sudoku (line, grid, JSON), mathdoku (six cage files), latin (pls, qwh), tatham (Keen, Solo), dlx
-  generate   every generator: complete grids, Sudoku punched while unique, planted Mathdoku, QWH holes
+  generate   every generator (a package): complete grids, Sudoku punched while unique, planted Mathdoku, QWH holes
   solve      solve, count_solutions, is_unique through the backend registry
   crosscheck cross_check: several backends on one puzzle, and whether they agree
   backends   the registry (BACKENDS) and one module per backend: cpsat, dlx, backtrack, constraint

@@ -1,7 +1,7 @@
 """Latin squares and quasigroup-with-holes (QWH): the completion puzzle and what makes a puzzle one.
 
 A QWH instance is a Latin square of order n with some cells emptied ("holes"); completing it is
-Latin square completion. Its generators (uniform squares, uniform and balanced holes) are in generate.py,
+Latin square completion. Its generators (uniform squares, uniform and balanced holes) are in generate/latin.py,
 its text formats (pls, qwh) in formats/latin.py.
 """
 

@@ -1,4 +1,4 @@
-"""Every generator, in one place: complete grids, Sudoku punched while unique, planted Mathdoku, QWH.
+"""Sudoku of any r x c box shape: random complete grids, then punched while unique, in lockstep batches.
 
 Sudoku: a random complete grid of any r x c box shape (the shifted-row pattern with bands, stacks,
 rows, columns and symbols shuffled: not uniform over grids), then one top-down pass: the cells, or the
@@ -9,198 +9,27 @@ in minimality.py); `minimal="strict"` keeps only orbit-minimal puzzles that are 
 Every trial is one uniqueness check on the backtracking kernel; the trials of many puzzles of a run go
 to it as one batch (lockstep), and a trial's givens are never re-validated (they are a subset of a
 solution), which was half of the time before.
-Seeds: puzzle i of a run with seed S comes from its own stream (stream(S, i), numpy SeedSequence
-spawning), so generate_one(family, S, i) and generate_many(family, S, count) agree, in any order.
-Mathdoku: a random Latin square cut into connected cages with fitting operators, kept when unique.
-QWH (Achlioptas, Gomes, Kautz and Selman, AAAI-00): a square drawn (approximately) uniformly with
-the Jacobson-Matthews Markov chain, then holes punched uniformly at random, or balanced (the same
-number per row and column, Kautz et al., IJCAI-01), which is markedly harder. The hardness peak lies
-near holes = 1.6 * n**1.55.
-
-A `deadline` (a time.monotonic() value) bounds the searches for uniqueness: punching stops when it passes,
-with a TimeLimitWarning, leaving the puzzle unique but perhaps not minimal; a Mathdoku not found by then
-raises SearchTimeoutError. `progress(done, total)` is called after each step of that search.
 """
 
 from __future__ import annotations
 
 import random
-import time
 import warnings
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from math import prod
 from typing import Any
 
-import numpy as np
-
-from . import cages as cage_rules
-from .errors import CpModelsError, SearchTimeoutError
-from .grid import Cage, Cell, GridPuzzle
-from .latin import latin_puzzle
-from .mathdoku import mathdoku_puzzle
-from .minimality import SYMMETRIES as SYMMETRIES
-from .minimality import check_symmetry, orbits, unchecked, unique_rows
-from .minimality import is_symmetric as is_symmetric
-from .solve import count_solutions, solve
-from .sudoku import box_of, default_box, sudoku_puzzle
-
-FAMILIES = ("sudoku", "mathdoku", "qwh")
-"""What `generate` makes."""
-Progress = Callable[[int, int], None]
-"""progress(done, total): called after each step of a long generation (a given tried, a Mathdoku tried)."""
-
-
-class TimeLimitWarning(UserWarning):
-    """The deadline passed while punching: the puzzle returned is unique but perhaps not minimal."""
-
-
-def _past(deadline: float | None) -> bool:
-    """Whether `deadline` (a time.monotonic() value) has passed; never without one."""
-    return deadline is not None and time.monotonic() >= deadline
-
-
-def _seconds_left(deadline: float | None) -> float | None:
-    """The seconds until `deadline` (a time.monotonic() value), at least 0; None without a deadline."""
-    return None if deadline is None else max(0.0, deadline - time.monotonic())
-
-
-def generate(
-    family: str,
-    rng: random.Random,
-    *,
-    order: int | None = None,
-    box: tuple[int, int] | None = None,
-    holes: int | None = None,
-    balanced: bool = False,
-    max_cage: int = 4,
-    backend: str = "backtrack",
-    deadline: float | None = None,
-    progress: Progress | None = None,
-    symmetry: str = "none",
-    minimal: bool | str = True,
-    clues: int | tuple[int, int] | None = None,
-) -> GridPuzzle:
-    """One new puzzle of `family` (sudoku, mathdoku or qwh): unique Sudoku and Mathdoku, QWH with `holes` holes.
-
-    Sudoku only: `symmetry` (SYMMETRIES) of the pattern of givens, `minimal` (True: minimal, orbit-minimal
-    with a symmetry; "strict": clue-minimal as well), `clues` (K or (lo, hi)) a clue count drawn for by
-    rejection; see sudoku_spec.
-    """
-    if family == "sudoku":
-        spec = sudoku_spec(
-            order=order, box=box, holes=holes, backend=backend, symmetry=symmetry, minimal=minimal, clues=clues
-        )
-        return _raised(run_sudoku_jobs(spec, [SudokuJob(spec, rng, progress)], deadline)[0])
-    if family == "mathdoku":
-        found, _ = unique_mathdoku(
-            order or 6, rng, backend=backend, max_cage=max_cage, deadline=deadline, progress=progress
-        )
-        return found
-    if family == "qwh":
-        n = order or 10
-        return qwh(n, peak_holes(n) if holes is None else holes, rng, balanced)[0]
-    raise CpModelsError(f"unknown family {family!r}; choose one of: {', '.join(FAMILIES)}")
-
-
-# ---- seeds -----------------------------------------------------------------------------------
-
-
-def stream(seed: int, index: int) -> random.Random:
-    """The random stream of puzzle `index` of a run with `seed`: numpy's SeedSequence(seed).spawn(...)[index].
-
-    SeedSequence(seed, spawn_key=(index,)) is that child without spawning the ones before it; its
-    256 bits seed a random.Random. Each puzzle depends on (seed, index) alone: not on the order the
-    puzzles are made in, how many are made at once, or the machine.
-    """
-    _check_seed(seed, index)
-    state = np.random.SeedSequence(int(seed), spawn_key=(int(index),)).generate_state(8, np.uint32)
-    return random.Random(int.from_bytes(state.astype("<u4").tobytes(), "little"))
-
-
-def _check_seed(seed: object, index: object) -> None:
-    """CpModelsError unless `seed` and `index` are integers of at least 0."""
-    for name, value in (("seed", seed), ("index", index)):
-        if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 0:
-            raise CpModelsError(f"the {name} must be an integer of at least 0, not {value!r}")
-
-
-def generate_one(family: str, seed: int, index: int = 0, **options: Any) -> GridPuzzle:
-    """Puzzle `index` of a run of `family` with `seed`: generate(family, stream(seed, index), **options).
-
-    The same (seed, index) and options give the same puzzle on every call (unless a deadline cut it short).
-    """
-    return generate(family, stream(seed, index), **options)
-
-
-def generate_many(
-    family: str,
-    seed: int,
-    count: int,
-    *,
-    start: int = 0,
-    window: int = 128,
-    threads: int = 1,
-    deadline: float | None = None,
-    progress: Progress | None = None,
-    **options: Any,
-) -> Iterator[GridPuzzle]:
-    """Puzzles start .. start+count-1 of a run of `family` with `seed`, in index order: each as generate_one makes it.
-
-    Sudoku on the backtracking backend are punched `window` at a time in lockstep, each step's trial
-    removals checked in one kernel batch (on `threads` threads); puzzle i is the same as
-    generate_one(family, seed, i) all the same. `deadline` (time.monotonic()) is for the whole run:
-    puzzles under way then are kept unique with a TimeLimitWarning, or, asked for a clue count or
-    strictness, raise SearchTimeoutError; none is started after it, and a run that stops short raises
-    SearchTimeoutError after the puzzles made. `progress(done, count)` is called after each puzzle.
-    """
-    if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-        raise CpModelsError(f"count must be an integer of at least 0, not {count!r}")
-    _check_seed(seed, start)
-    if window < 1 or threads < 1:
-        raise CpModelsError(f"window and threads must be at least 1, not {window} and {threads}")
-    if family != "sudoku":
-        return _others(family, seed, range(start, start + count), deadline, progress, options)
-    spec = sudoku_spec(**options)
-    return _sudokus(spec, seed, range(start, start + count), window, threads, deadline, progress)
-
-
-def _others(
-    family: str, seed: int, indices: range, deadline: float | None, progress: Progress | None, options: dict
-) -> Iterator[GridPuzzle]:
-    """generate_many for a family other than Sudoku: one puzzle after the other."""
-    for k, index in enumerate(indices, start=1):
-        yield generate(family, stream(seed, index), deadline=deadline, **options)
-        if progress:
-            progress(k, len(indices))
-
-
-def _sudokus(
-    spec: SudokuSpec,
-    seed: int,
-    indices: range,
-    window: int,
-    threads: int,
-    deadline: float | None,
-    progress: Progress | None,
-) -> Iterator[GridPuzzle]:
-    """generate_many for Sudoku: `window` puzzles at a time in lockstep."""
-    count = len(indices)
-    jobs = (SudokuJob(spec, stream(seed, i)) for i in indices)
-    done = 0
-    for made in lockstep(spec, jobs, window, deadline, threads):
-        done += 1
-        yield _raised(made)
-        if progress:
-            progress(done, count)
-    if done < count:
-        raise SearchTimeoutError(f"time limit reached: {done} of {count} puzzles made")
-
-
-# ---- Sudoku ----------------------------------------------------------------------------------
-
+from ..errors import CpModelsError, SearchTimeoutError
+from ..grid import GridPuzzle
+from ..minimality import SYMMETRIES as SYMMETRIES
+from ..minimality import check_symmetry, orbits, unchecked, unique_rows
+from ..minimality import is_symmetric as is_symmetric
+from ..solve import solve
+from ..sudoku import box_of, default_box, sudoku_puzzle
+from .common import Progress, TimeLimitWarning, past
 
 SUDOKU_9X9_LEAST_CLUES = 17
 """No 9x9 Sudoku with 16 clues has a unique solution (McGuire, Tugemann and Civario 2012)."""
@@ -431,7 +260,7 @@ def lockstep(
     waiting: deque[SudokuJob] = deque()
     active: list[SudokuJob] = []
     while True:
-        while len(active) < window and (late or not _past(deadline)):
+        while len(active) < window and (late or not past(deadline)):
             job = next(jobs, None)
             if job is None:
                 break
@@ -463,7 +292,7 @@ def _step(spec: SudokuSpec, active: list[SudokuJob], deadline: float | None, thr
             if accepted:
                 job.result = job.puzzle()
                 break
-            if _past(deadline):
+            if past(deadline):
                 break
             job.new_attempt()
             rows = job.trials()
@@ -481,7 +310,7 @@ def _step(spec: SudokuSpec, active: list[SudokuJob], deadline: float | None, thr
     return True
 
 
-def _raised(made: GridPuzzle | SearchTimeoutError) -> GridPuzzle:
+def raised(made: GridPuzzle | SearchTimeoutError) -> GridPuzzle:
     """The puzzle made, or raise the error that stopped it."""
     if isinstance(made, SearchTimeoutError):
         raise made
@@ -559,164 +388,4 @@ def punch_while_unique(
     job = object.__new__(SudokuJob)
     job.spec, job.rng, job.progress, job.attempts, job.result = spec, rng, progress, 1, None
     job.start(bytes(puzzle.givens), bytes(found.solutions[0]))
-    return _raised(run_sudoku_jobs(spec, [job], deadline)[0])
-
-
-# ---- Latin squares and QWH -------------------------------------------------------------------
-
-
-def random_latin_square(n: int, rng: random.Random) -> tuple[int, ...]:
-    """A row-major Latin square of order n: the cyclic square with rows, columns and symbols shuffled by `rng`."""
-    rows = rng.sample(range(n), n)
-    cols = rng.sample(range(n), n)
-    symbols = rng.sample(range(1, n + 1), n)
-    return tuple(symbols[(r + c) % n] for r in rows for c in cols)
-
-
-def uniform_latin_square(n: int, rng: random.Random, steps: int | None = None) -> tuple[int, ...]:
-    """A Latin square of order n drawn approximately uniformly: `steps` (default n**3) Jacobson-Matthews moves."""
-    cube = np.zeros((n, n, n), dtype=np.int8)
-    for i, v in enumerate(random_latin_square(n, rng)):
-        cube[i // n, i % n, v - 1] = 1
-    improper = None
-    for _ in range(steps if steps is not None and n > 1 else n**3 if n > 1 else 0):
-        improper = _jacobson_matthews_move(cube, improper, rng)
-    while improper is not None:  # finish on a proper square
-        improper = _jacobson_matthews_move(cube, improper, rng)
-    return tuple(int(s) + 1 for s in cube.argmax(axis=2).ravel())
-
-
-def _jacobson_matthews_move(cube: np.ndarray, improper: tuple[int, int, int] | None, rng: random.Random):
-    """One move of the Jacobson-Matthews chain on the incidence cube; returns the improper cell or None."""
-    n = cube.shape[0]
-    if improper is None:
-        while True:  # a random 0-cell of the cube, then the 1s on its three lines
-            r, c, s = rng.randrange(n), rng.randrange(n), rng.randrange(n)
-            if cube[r, c, s] == 0:
-                break
-        r2 = int(np.flatnonzero(cube[:, c, s] == 1)[0])
-        c2 = int(np.flatnonzero(cube[r, :, s] == 1)[0])
-        s2 = int(np.flatnonzero(cube[r, c, :] == 1)[0])
-    else:  # the -1 cell: each of its lines holds two 1s, take one of each at random
-        r, c, s = improper
-        r2 = rng.choice(np.flatnonzero(cube[:, c, s] == 1).tolist())
-        c2 = rng.choice(np.flatnonzero(cube[r, :, s] == 1).tolist())
-        s2 = rng.choice(np.flatnonzero(cube[r, c, :] == 1).tolist())
-    for cell, delta in (
-        ((r, c, s), 1),
-        ((r, c2, s2), 1),
-        ((r2, c, s2), 1),
-        ((r2, c2, s), 1),
-        ((r, c2, s), -1),
-        ((r2, c, s), -1),
-        ((r, c, s2), -1),
-        ((r2, c2, s2), -1),
-    ):
-        cube[cell] += delta
-    return (r2, c2, s2) if cube[r2, c2, s2] == -1 else None
-
-
-def punch_holes(square: tuple[int, ...], holes: int, rng: random.Random, balanced: bool = False) -> tuple[int, ...]:
-    """`square` with `holes` cells emptied: uniformly at random, or balanced (as equal as can be per row and column)."""
-    n = round(len(square) ** 0.5)
-    if not 0 <= holes <= n * n:
-        raise CpModelsError(f"an order-{n} square has {n * n} cells; cannot punch {holes} holes")
-    if not balanced:
-        emptied = set(rng.sample(range(n * n), holes))
-    else:  # the cells of k symbols of a random square: k holes in every row and column, then part of one more
-        pattern = random_latin_square(n, rng)
-        full, extra = divmod(holes, n)
-        symbols = rng.sample(range(1, n + 1), n)
-        emptied = {i for i, v in enumerate(pattern) if v in symbols[:full]}
-        if extra:
-            last = [i for i, v in enumerate(pattern) if v == symbols[full]]
-            emptied |= set(rng.sample(last, extra))
-    return tuple(0 if i in emptied else v for i, v in enumerate(square))
-
-
-def qwh(n: int, holes: int, rng: random.Random, balanced: bool = False) -> tuple[GridPuzzle, tuple[int, ...]]:
-    """A QWH instance of order n with `holes` holes, and the square it was punched from (a solution)."""
-    square = uniform_latin_square(n, rng)
-    puzzle = latin_puzzle(punch_holes(square, holes, rng, balanced), name=f"qwh-o{n}-h{holes}")
-    return puzzle, square
-
-
-def peak_holes(n: int) -> int:
-    """The number of holes near which QWH of order n is hardest: 1.6 * n**1.55 (Achlioptas et al. 2000)."""
-    return min(n * n, round(1.6 * n**1.55))
-
-
-# ---- Mathdoku --------------------------------------------------------------------------------
-
-
-def planted_mathdoku(
-    n: int, rng: random.Random, max_cage: int = 4, ops: Sequence[str] = ("+", "-", "*", "/")
-) -> tuple[GridPuzzle, tuple[int, ...]]:
-    """A planted order-n Mathdoku and its Latin square: connected cages of 1..max_cage cells, fitting operators."""
-    unknown = set(ops) - set(cage_rules.ARITHMETIC)
-    if unknown or max_cage < 1:
-        raise CpModelsError(
-            f"planted_mathdoku takes max_cage >= 1 and ops among + - * /, not {max_cage}, {sorted(ops)}"
-        )
-    square = random_latin_square(n, rng)
-    cages: list[Cage] = []
-    for cells in _random_partition(n, rng, max_cage):
-        cages.extend(_planted_cages(cells, [square[r * n + c] for r, c in cells], rng, ops))
-    return mathdoku_puzzle(n, cages), square
-
-
-def _random_partition(n: int, rng: random.Random, max_cage: int) -> list[list[Cell]]:
-    """The n x n cells split into orthogonally connected groups of 1..max_cage cells, at random."""
-    free = {(r, c) for r in range(n) for c in range(n)}
-    groups = []
-    for start in rng.sample(sorted(free), len(free)):
-        if start not in free:
-            continue
-        group, size = [start], rng.randint(1, max_cage)
-        free.discard(start)
-        while len(group) < size:
-            frontier = sorted(
-                {step for r, c in group for step in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1))} & free
-            )
-            if not frontier:
-                break
-            group.append(rng.choice(frontier))
-            free.discard(group[-1])
-        groups.append(group)
-    return groups
-
-
-def _planted_cages(cells: list[Cell], values: list[int], rng: random.Random, ops: Sequence[str]) -> list[Cage]:
-    """A cage over `cells` with a random operator in `ops` that fits `values`; single givens if none fits."""
-    low, high = min(values), max(values)
-    targets = {"+": sum(values), "*": prod(values), "-": high - low, "/": high // low}
-    fits = [op for op in ops if op in cage_rules.operators_for(len(cells)) and (op != "/" or high % low == 0)]
-    if not fits:
-        return [Cage((cell,), "=", v) for cell, v in zip(cells, values, strict=True)]
-    op = rng.choice(fits)
-    return [Cage(tuple(cells), op, targets[op])]
-
-
-def unique_mathdoku(
-    n: int,
-    rng: random.Random,
-    *,
-    backend: str = "cpsat",
-    max_cage: int = 4,
-    tries: int = 200,
-    deadline: float | None = None,
-    progress: Progress | None = None,
-):
-    """A unique planted order-n Mathdoku (the first of `tries`) and its solution; SearchTimeoutError at `deadline`."""
-    for k in range(tries):
-        puzzle, square = planted_mathdoku(n, rng, max_cage)
-        try:
-            if _past(deadline):
-                raise SearchTimeoutError
-            if count_solutions(puzzle, 2, backend=backend, time_limit=_seconds_left(deadline)) == 1:
-                return puzzle, square
-        except SearchTimeoutError:
-            raise SearchTimeoutError(f"no unique order-{n} Mathdoku within the time limit ({k} tried)") from None
-        if progress:
-            progress(k + 1, tries)
-    raise CpModelsError(f"no unique order-{n} Mathdoku in {tries} tries; allow smaller cages (max_cage)")
+    return raised(run_sudoku_jobs(spec, [job], deadline)[0])

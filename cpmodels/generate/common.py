@@ -1,0 +1,49 @@
+"""What every generator shares: progress callbacks, deadlines, the time-limit warning, seeds per puzzle."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from ..errors import CpModelsError
+from ..minimality import SYMMETRIES as SYMMETRIES
+from ..minimality import is_symmetric as is_symmetric
+
+Progress = Callable[[int, int], None]
+"""progress(done, total): called after each step of a long generation (a given tried, a Mathdoku tried)."""
+
+
+class TimeLimitWarning(UserWarning):
+    """The deadline passed while punching: the puzzle returned is unique but perhaps not minimal."""
+
+
+def past(deadline: float | None) -> bool:
+    """Whether `deadline` (a time.monotonic() value) has passed; never without one."""
+    return deadline is not None and time.monotonic() >= deadline
+
+
+def seconds_left(deadline: float | None) -> float | None:
+    """The seconds until `deadline` (a time.monotonic() value), at least 0; None without a deadline."""
+    return None if deadline is None else max(0.0, deadline - time.monotonic())
+
+
+def stream(seed: int, index: int) -> random.Random:
+    """The random stream of puzzle `index` of a run with `seed`: numpy's SeedSequence(seed).spawn(...)[index].
+
+    SeedSequence(seed, spawn_key=(index,)) is that child without spawning the ones before it; its
+    256 bits seed a random.Random. Each puzzle depends on (seed, index) alone: not on the order the
+    puzzles are made in, how many are made at once, or the machine.
+    """
+    check_seed(seed, index)
+    state = np.random.SeedSequence(int(seed), spawn_key=(int(index),)).generate_state(8, np.uint32)
+    return random.Random(int.from_bytes(state.astype("<u4").tobytes(), "little"))
+
+
+def check_seed(seed: object, index: object) -> None:
+    """CpModelsError unless `seed` and `index` are integers of at least 0."""
+    for name, value in (("seed", seed), ("index", index)):
+        if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 0:
+            raise CpModelsError(f"the {name} must be an integer of at least 0, not {value!r}")
