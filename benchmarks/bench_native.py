@@ -16,6 +16,11 @@ Sections (Markdown on stdout, for benchmarks/RESULTS.md):
    warm, and a whole `python -m cpmodels solve` command.
 4. Other families before and after: gecode 16x16, Mathdoku 7x7 (arithmatrix, first 300), QWH
    order 30 (pesant, the first few, with a time limit).
+5. The kernel alone, engines side by side: the engine at --head-rev (default HEAD), the working tree,
+   and any --candidate NAME=DIR (an engine's backtrack.py and backtrack_kernel.py in a folder, say one
+   measured and not committed): thread CPU time per puzzle of solve_givens on the three 9x9 sets,
+   alternating trial by trial, tdoku's CPU time in the same trials; then the families of section 4
+   through each engine's solve(), in thread CPU time.
 
 "Before" is the engine at --before-rev (its backtrack.py, backtrack_kernel.py and grid.py are read
 with `git show` and loaded as separate modules; numba compiles that kernel into a kept temporary
@@ -27,6 +32,7 @@ give the best repeat, and ratios best / best and per repeat.
 
     python benchmarks/bench_native.py                 # 5 repeats, tdoku at /tmp/tdoku/build/run_benchmark
     python benchmarks/bench_native.py --quick         # a smoke run: small caps, one repeat, no cold start
+    python benchmarks/bench_native.py --sections 5 --candidate pos=/tmp/kernel/posv   # kernels side by side
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ import argparse
 import importlib.util
 import os
 import platform
+import resource
 import statistics
 import subprocess
 import sys
@@ -81,6 +88,30 @@ def load_before(rev: str, folder: Path, prefix: str = "before") -> tuple[ModuleT
         sources[name] = subprocess.run(
             ["git", "-C", str(REPO), "show", f"{rev}:{path}"], capture_output=True, text=True, check=True
         ).stdout
+    modules = load_sources(sources, folder, prefix)
+    return modules["backend"], modules["grid"].explain_violation
+
+
+def load_folder(folder: Path, prefix: str) -> ModuleType:
+    """The backtrack module of `folder` (its backtrack.py and backtrack_kernel.py), as {prefix}_backtrack.
+
+    Say a kernel measured but not committed; numba's object code for it is kept in `folder`.
+    """
+    sources = {
+        name: (folder / f"{stem}.py").read_text()
+        for name, stem in (("kernel", "backtrack_kernel"), ("backend", "backtrack"))
+    }
+    return load_sources(sources, folder, prefix)["backend"]
+
+
+def load_sources(sources: dict[str, str], folder: Path, prefix: str) -> dict[str, ModuleType]:
+    """The "kernel", "backend" (and "grid", if given) sources loaded as modules, written to `folder` first.
+
+    They are cpmodels.backends.{prefix}_backtrack_kernel, cpmodels.backends.{prefix}_backtrack and
+    cpmodels.{prefix}_grid; the kernel is also written as backtrack_kernel.py, the file its backend keys the
+    saved object code by.
+    """
+    sources = dict(sources)
     sources["backend"] = (
         sources["backend"]
         .replace("from . import backtrack_kernel", f"from . import {prefix}_backtrack_kernel as backtrack_kernel")
@@ -94,6 +125,8 @@ def load_before(rev: str, folder: Path, prefix: str = "before") -> tuple[ModuleT
         ("backend", f"cpmodels.backends.{prefix}_backtrack"),
         ("grid", f"cpmodels.{prefix}_grid"),
     ):
+        if name not in sources:
+            continue
         path = folder / f"{module.rsplit('.', 1)[-1]}.py"
         path.write_text(sources[name])
         spec = importlib.util.spec_from_file_location(module, path)
@@ -101,7 +134,7 @@ def load_before(rev: str, folder: Path, prefix: str = "before") -> tuple[ModuleT
         sys.modules[module] = loaded
         spec.loader.exec_module(loaded)
         modules[name] = loaded
-    return modules["backend"], modules["grid"].explain_violation
+    return modules
 
 
 # ---- data and tdoku ---------------------------------------------------------------------------------
@@ -130,6 +163,15 @@ def run_tdoku(binary: str, path: Path, size: int, seconds: float) -> tuple[float
     row = [line for line in out.splitlines() if line.startswith("|tdoku")][-1]
     cells = [c.strip() for c in row.strip("|").split("|")]
     return float(cells[2]), float(cells[4])
+
+
+def run_tdoku_cpu(binary: str, path: Path, size: int, seconds: float) -> tuple[float, float]:
+    """CPU µs per puzzle of tdoku (its reported time times its process's CPU time over wall time), its guesses."""
+    before, start = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+    micro, guesses = run_tdoku(binary, path, size, seconds)
+    after, wall = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter() - start
+    share = (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) / wall
+    return micro * min(share, 1.0), guesses
 
 
 # ---- timing ------------------------------------------------------------------------------------------
@@ -437,6 +479,99 @@ def families_section(args: argparse.Namespace, before: ModuleType) -> None:
     print()
 
 
+# ---- the kernel alone, engines side by side ------------------------------------------------------------------
+
+
+def kernel_section(args: argparse.Namespace, engines: dict[str, ModuleType], folder: Path) -> None:
+    """Section 5: each engine's kernel on the 9x9 sets in thread CPU time, tdoku's CPU between trials; families.
+
+    The 9x9 sets go through solve_givens (one thread, limit 2, unchecked: the kernel and the thin wrapper
+    around it), the engines alternating trial by trial (the order reversed every other trial), each figure
+    the best trial; the other families through each engine's BacktrackBackend().solve(limit=2), puzzle by
+    puzzle interleaved, best of the repeats (QWH order 30 once, under --qwh-limit: values tried per CPU ms).
+    """
+    names = list(engines)
+    first = names[0]
+    print(
+        f"## 5. The kernel alone: {', '.join(names)}, thread CPU µs per puzzle, best of {args.kernel_trials} trials\n"
+    )
+    print(
+        "| set | engine | CPU µs / puzzle | / "
+        + first
+        + " | / tdoku CPU | values tried | guesses | guesses / tdoku's |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
+    for label, path, cap in SETS:
+        puzzles, expected = read_set(path, cap)
+        givens = np.array([p.givens for p in puzzles], np.uint8)
+        tfile, tsize = tdoku_file(path, cap, folder)
+        best = {name: float("inf") for name in [*names, "tdoku"]}
+        tried: dict[str, tuple[float, float]] = {}
+        tdoku_guesses = float("nan")
+        for trial in range(args.kernel_trials):
+            for name in names if trial % 2 == 0 else names[::-1]:
+                start = time.thread_time()
+                result = engines[name].solve_givens(puzzles[0], givens, limit=2)
+                best[name] = min(best[name], (time.thread_time() - start) / len(puzzles) * 1e6)
+                if result.counts.tolist() != expected:
+                    raise SystemExit(f"MISMATCH {label} {name}: counts differ from the file's")
+                tried[name] = (float(result.nodes.mean()), float(result.guesses.mean()))
+            if args.tdoku:
+                cpu, tdoku_guesses = run_tdoku_cpu(args.tdoku, tfile, tsize, args.tdoku_seconds)
+                best["tdoku"] = min(best["tdoku"], cpu)
+        for name in [*names, "tdoku"] if args.tdoku else names:
+            nodes, guesses = tried.get(name, (float("nan"), tdoku_guesses))
+            ratios = f"{best[name] / best[first]:.3f} | {best[name] / best['tdoku']:.2f}"
+            print(
+                f"| {label} | {name} | {best[name]:.2f} | {ratios} | {nodes:.2f} | {guesses:.2f} "
+                f"| {guesses / tdoku_guesses:.2f} |"
+            )
+    print()
+    kernel_families(args, engines)
+
+
+def kernel_families(args: argparse.Namespace, engines: dict[str, ModuleType]) -> None:
+    """Section 5's families: each engine's solve(limit=2) per puzzle, interleaved, thread CPU time, best repeat."""
+    names = list(engines)
+    first = names[0]
+    print(
+        "| set | puzzles | engine | mean CPU ms / puzzle | / " + first + " (median per puzzle) | values tried / puzzle "
+        "| values tried per CPU ms | timeouts |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
+    specs = (
+        ("gecode_16x16", "sudoku_large/gecode_16x16.txt", None, 10.0, args.repeats),
+        ("arithmatrix_7x7", "kenken/arithmatrix_7x7.txt", 300, 10.0, args.repeats),
+        ("pesant_qwh_o30", "qwh/pesant_qwh_o30.txt", args.qwh, args.qwh_limit, 1),
+    )
+    backends = {name: engine.BacktrackBackend() for name, engine in engines.items()}
+    for label, path, cap, limit, repeats in specs:
+        puzzles = [entry.puzzle for entry in read_text((DATA / path).read_text()) if entry.puzzle][:cap]
+        for p in puzzles:  # compile every shape and cage table once, untimed
+            for backend in backends.values():
+                backend.solve(p, limit=1, time_limit=0.01)
+        times = {name: [float("inf")] * len(puzzles) for name in names}
+        nodes = {name: [0] * len(puzzles) for name in names}
+        timeouts = dict.fromkeys(names, 0)
+        for rep in range(repeats):
+            for k, p in enumerate(puzzles):
+                for name in names if (rep + k) % 2 == 0 else names[::-1]:
+                    start = time.thread_time()
+                    result = backends[name].solve(p, limit=2, time_limit=limit)
+                    times[name][k] = min(times[name][k], time.thread_time() - start)
+                    if rep == 0:
+                        nodes[name][k] = result.stats["nodes"]
+                        timeouts[name] += result.status == "timeout"
+        for name in names:
+            ratio = statistics.median(a / b for a, b in zip(times[name], times[first], strict=True))
+            print(
+                f"| {label} | {len(puzzles)} | {name} | {statistics.mean(times[name]) * 1e3:.3f} | {ratio:.3f} "
+                f"| {statistics.mean(nodes[name]):.1f} | {sum(nodes[name]) / sum(times[name]) / 1e3:.1f} "
+                f"| {timeouts[name]} |"
+            )
+    print()
+
+
 def machine() -> None:
     model = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
     name = next((ln.split(":", 1)[1].strip() for ln in model.splitlines() if ln.startswith("Model name")), "?")
@@ -444,31 +579,8 @@ def machine() -> None:
     print(f"Load: `uptime` {subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()}\n")
 
 
-def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--repeats", type=int, default=5)
-    p.add_argument("--tdoku", default="/tmp/tdoku/build/run_benchmark", help="run_benchmark binary ('' to skip)")
-    p.add_argument("--tdoku-seconds", type=float, default=1.0)
-    p.add_argument("--pass-seconds", type=float, default=0.5, help="each method repeats whole passes this long")
-    p.add_argument("--before-rev", default="5138382", help="git revision of the engine before")
-    p.add_argument(
-        "--previous-rev", default="d51d9ef", help="a later revision whose solve_many joins section 1 ('' to skip)"
-    )
-    p.add_argument("--overhead-puzzles", type=int, default=1000)
-    p.add_argument("--startup-runs", type=int, default=5)
-    p.add_argument("--qwh", type=int, default=6, help="QWH order-30 instances (the first ones)")
-    p.add_argument("--qwh-limit", type=float, default=5.0, help="seconds per QWH solve")
-    p.add_argument("--sections", default="1234")
-    p.add_argument("--quick", action="store_true")
-    args = p.parse_args()
-    if args.quick:
-        args.repeats, args.overhead_puzzles, args.startup_runs, args.qwh, args.qwh_limit = 1, 100, 1, 1, 1.0
-        args.pass_seconds, args.tdoku_seconds = 0.0, 1.0
-    if args.tdoku and not Path(args.tdoku).exists():
-        args.tdoku = ""
-    print(f"`python benchmarks/bench_native.py {' '.join(sys.argv[1:])}`\n")
-    machine()
-    folder = Path(tempfile.mkdtemp(prefix="bench_native_"))
+def before_sections(args: argparse.Namespace, folder: Path) -> None:
+    """Sections 1, 2 and 4 (those asked for), with the engine before and the previous one loaded."""
     kept = Path(tempfile.gettempdir()) / f"bench_native_before_{args.before_rev}"  # numba's cache of it stays
     before, explain = load_before(args.before_rev, kept)
     previous = None
@@ -491,8 +603,54 @@ def main() -> None:
         overhead_section(args, before, explain)
     if "4" in args.sections:
         families_section(args, before)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--repeats", type=int, default=5)
+    p.add_argument("--tdoku", default="/tmp/tdoku/build/run_benchmark", help="run_benchmark binary ('' to skip)")
+    p.add_argument("--tdoku-seconds", type=float, default=1.0)
+    p.add_argument("--pass-seconds", type=float, default=0.5, help="each method repeats whole passes this long")
+    p.add_argument("--before-rev", default="5138382", help="git revision of the engine before")
+    p.add_argument(
+        "--previous-rev", default="d51d9ef", help="a later revision whose solve_many joins section 1 ('' to skip)"
+    )
+    p.add_argument("--overhead-puzzles", type=int, default=1000)
+    p.add_argument("--startup-runs", type=int, default=5)
+    p.add_argument("--qwh", type=int, default=6, help="QWH order-30 instances (the first ones)")
+    p.add_argument("--qwh-limit", type=float, default=5.0, help="seconds per QWH solve")
+    p.add_argument("--sections", default="12345")
+    p.add_argument("--kernel-trials", type=int, default=11, help="alternating trials of section 5")
+    p.add_argument("--head-rev", default="HEAD", help="git revision section 5 compares the working tree with")
+    p.add_argument(
+        "--candidate", action="append", default=[], metavar="NAME=DIR",
+        help="section 5 also runs the engine in DIR (its backtrack.py and backtrack_kernel.py), as NAME",
+    )  # fmt: skip
+    p.add_argument("--quick", action="store_true")
+    args = p.parse_args()
+    if args.quick:
+        args.repeats, args.overhead_puzzles, args.startup_runs, args.qwh, args.qwh_limit = 1, 100, 1, 1, 1.0
+        args.pass_seconds, args.tdoku_seconds, args.kernel_trials = 0.0, 1.0, 1
+    if args.tdoku and not Path(args.tdoku).exists():
+        args.tdoku = ""
+    print(f"`python benchmarks/bench_native.py {' '.join(sys.argv[1:])}`\n")
+    machine()
+    folder = Path(tempfile.mkdtemp(prefix="bench_native_"))
+    if set(args.sections) & set("124"):
+        before_sections(args, folder)
     if "3" in args.sections:
         startup_section(args)
+    if "5" in args.sections:
+        engines = {
+            args.head_rev: load_before(args.head_rev, Path(tempfile.gettempdir()) / "bench_native_head", "head")[0]
+        }
+        engines["working tree"] = backtrack
+        for k, spec in enumerate(args.candidate):
+            name, _, where = spec.rpartition("=")
+            engines[name or where] = load_folder(Path(where), f"candidate{k}")
+        for engine in engines.values():
+            engine.warm_up()
+        kernel_section(args, engines, folder)
     machine()
 
 
