@@ -52,7 +52,11 @@ def solve_answer(
     backend = backend or DEFAULT_BACKEND
     result = solve(puzzle, backend=backend, limit=limit, time_limit=time_limit)
     fmt = fmt or formats.solution_format(entry.fmt)
-    lines = [f"# {puzzle.name}: {result.status} ({result.wall_s * 1000:.1f} ms, {backend})"]
+    said = f"{result.status} ({result.wall_s * 1000:.1f} ms, {backend})"
+    if fmt == "pseudocoup":  # Fowler's comment line: the ordinal, and the line where it differs
+        lines = [""] * (entry.ordinal > 1) + [formats.pseudocoup.header(entry.ordinal, entry.line, said)]
+    else:
+        lines = [f"# {puzzle.name}: {said}"]
     for k, grid in enumerate(result.solutions):
         if k == 1:
             lines.append("# a second solution:")
@@ -316,16 +320,24 @@ def draw_answer(
 
 
 def minimal_answer(
-    entry: Entry, single: bool, *, orbits: str | None, time_limit: float | None, kinds: Counter[str]
+    entry: Entry,
+    single: bool,
+    *,
+    orbits: str | None,
+    time_limit: float | None,
+    kinds: Counter[str],
+    merge: bool = False,
+    max_cage: int | None = None,
 ) -> tuple[str, str]:
     """Whether the puzzle is minimal (every clue, or orbit, operator and given needed), its redundant ones if not.
 
-    `kinds` counts the puzzles minimal, not minimal and not unique, for the summary.
+    With `merge`, no two adjacent cages mergeable (into at most `max_cage` cells) either. `kinds` counts the
+    puzzles minimal, not minimal and not unique, for the summary.
     """
     from .minimality import format_redundant, minimality
 
     puzzle = _puzzle(entry)
-    found = minimality(puzzle, orbits, time_limit=time_limit)
+    found = minimality(puzzle, orbits, time_limit=time_limit, merge=merge, max_cage=max_cage)
     if not found.valid:
         kinds["not unique"] += 1
         status = status_of_count(found.count)

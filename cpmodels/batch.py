@@ -164,6 +164,13 @@ class Printed:
             tqdm.write(text)
         sys.stdout.flush()
 
+    def write_many(self, first: int, lines: list[int], outcomes: list[str], texts: list[str] | None) -> None:
+        """write() of puzzles first, first + 1, ... (`texts` None: nothing to show), at once."""
+        shown = "\n".join(filter(None, texts or ()))
+        if shown:
+            tqdm.write(shown)
+        sys.stdout.flush()
+
     def write_summary(self, text: str) -> None:
         """The summary on stdout."""
         print(text, flush=True)
@@ -173,7 +180,7 @@ class Records:
     """--output FILE: a header line, then each puzzle's text and end line, flushed at once, fsynced now and then."""
 
     def __init__(self, path: Path, command: str, resume: bool) -> None:
-        self.path = path
+        self.path, self.command = path, command
         self.done, self.last_line, keep, self.earlier = finished_records(path, command) if resume else NO_RECORDS
         try:
             with path.open("ab") as f:
@@ -198,6 +205,18 @@ class Records:
         """Puzzle k's record, in one write: its text, then its end line."""
         block = f"{text}\n" if text else ""
         self.file.write(block + RECORD_END.format(k=k, line=line, outcome=outcome) + "\n")
+        self.file.flush()
+        if time.monotonic() - self.synced >= FSYNC_EVERY:
+            os.fsync(self.file.fileno())
+            self.synced = time.monotonic()
+
+    def write_many(self, first: int, lines: list[int], outcomes: list[str], texts: list[str] | None) -> None:
+        """write() of puzzles first, first + 1, ... at `lines` (`texts` None: no text), in one write."""
+        ends = [RECORD_END.format(k=k, line=line, outcome=o) + "\n" for k, line, o in zip(
+            range(first, first + len(lines)), lines, outcomes, strict=True)]  # fmt: skip
+        if texts:
+            ends = [f"{text}\n{end}" if text else end for text, end in zip(texts, ends, strict=True)]
+        self.file.write("".join(ends))
         self.file.flush()
         if time.monotonic() - self.synced >= FSYNC_EVERY:
             os.fsync(self.file.fileno())

@@ -35,16 +35,18 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from . import __version__, answers, batch, blocks, explaining, formats, inputs, mathdoku, sudoku
+from . import __version__, answers, batch, blocks, cluster, explaining, formats, inputs, mathdoku, sudoku
 from .backends import BACKENDS
 from .batch import EXIT, Answer, AnswerBlock
 from .cover import ExactCoverProblem
 from .crosscheck import CHECK_ENGINES
 from .errors import CpModelsError, Interrupted, SearchTimeoutError
 from .formats import Entry
-from .generate import FAMILIES, Progress, TimeLimitWarning, generate, generate_many, stream
+from .generate import FAMILIES, METHODS, Made, Progress, Tally, TimeLimitWarning, generate_records
+from .generate.grids import GRID_SOURCES
+from .generate.output import JSONL, write_records
 from .grid import GridPuzzle, cells_named
-from .interrupts import signals_interrupt
+from .interrupts import SIGNALS, signals_interrupt
 from .minimality import SYMMETRIES
 from .solve import COVER_ENGINES, DEFAULT_BACKEND
 
@@ -65,18 +67,18 @@ NATIVE_ENGINES = ("dlx", "backtrack")
 NOTICE_AFTER = 3.0
 """Seconds an engine may take to load before the command says it is compiling: a cached load of the backtrack
 kernel takes 1.0-1.6 s on a busy 2-core machine (numba's import included), a first compile about 14 s."""
-PROGRESS_ORDER = 25
-"""`generate` shows a progress bar for puzzles of this order or more."""
 COMMANDS = {
     "solve": "solve puzzles and say whether each is unique (a second solution is printed when there is one)",
     "count": "count the solutions of puzzles up to a limit",
     "check": "prove every puzzle unique, with a summary table; a second solution is the witness when not",
     "convert": "write puzzles in another format",
-    "explain": "solve each puzzle as a person does, step by step (Zambon's strategies), and grade it",
-    "grade": "grade every puzzle by the strategies a person needs (Zambon's levels 0-3, 4 with a guess)",
+    "explain": "solve each puzzle as a person does, step by step (Zambon's, SE's, HoDoKu's or Keen's order), "
+    "and grade it",
+    "grade": "grade every puzzle by the strategies a person needs: Zambon's levels, SE's ER/EP/ED, HoDoKu's "
+    "levels and scores, Keen's levels, the CP propagation level",
     "draw": "draw puzzles as pictures (SVG or PNG), with their solutions if asked",
 }
-OWN_FORMATS = {"explain": ("text", "jsonl"), "grade": ("tsv", "json")}
+OWN_FORMATS = {"explain": ("text", "grid", "jsonl"), "grade": ("tsv", "json")}
 """The output formats of the commands that print something other than puzzles or solutions."""
 VERIFY_HELP = (
     "check certificates of uniqueness (check --certify) without trusting cpmodels' solvers: the puzzle's CNF "
@@ -101,7 +103,7 @@ def _formats_epilog(command: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
-    args = _parser().parse_args(argv)
+    args = _parser().parse_args(_ops_attached(sys.argv[1:] if argv is None else argv))
     tally: Counter[str] = Counter()
     try:
         with signals_interrupt():
@@ -158,11 +160,16 @@ def _parser() -> argparse.ArgumentParser:
             _add_output_arguments(p)
         if name == "explain":
             _add_explain_arguments(p)
+        if name == "grade":
+            _add_grade_arguments(p)
         if name == "draw":
             _add_draw_arguments(p)
+        if name in ("count", "check", "grade"):
+            _add_cluster_arguments(p)
     _add_generate(sub)
     p = sub.add_parser("techniques", help="list the techniques of explain and grade, with levels and aliases")
     p.set_defaults(run=_run_techniques, command="techniques")
+    p.add_argument("--shape", choices=explaining.SHAPES, default=None, help="only the techniques valid on this shape")
     p = sub.add_parser("verify-certificate", help=VERIFY_HELP, description=VERIFY_HELP)
     p.set_defaults(run=_run_verify_certificate, command="verify-certificate")
     p.add_argument("certificates", nargs="+", metavar="NAME", help="a certificate: any of its files, or DIR/NAME")
@@ -202,6 +209,51 @@ def _add_explain_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--quiet", action="store_true", help="only the summary of each puzzle, not its steps")
     p.add_argument("--hint", action="store_true", help="only the next step a person takes, from the puzzle as given")
+    p.add_argument(
+        "--policy",
+        default="zambon",
+        help="which step comes next: zambon (default), se (Sudoku Explainer 1.2.1), hodoku (HoDoKu 2.2), keen",
+    )
+    p.add_argument("--log", type=_name_list, default=None, metavar="A,B,...", help="print only these strategies' steps")
+    p.add_argument("--trace", action="store_true", help="before each step, every strategy tried and whether it fired")
+    p.add_argument(
+        "--verify",
+        action="store_true",
+        help="prove every step by CP-SAT from the state before it (exit 7 when one is not proved)",
+    )
+    p.add_argument(
+        "--every", type=_integer_in(1, 10**6), default=1, metavar="K", help="--format grid: the board every K steps"
+    )
+    p.add_argument(
+        "--time-limit",
+        type=_seconds,
+        default=None,
+        metavar="S",
+        help="seconds per puzzle: the explanation so far is printed, marked timeout (exit 5)",
+    )
+
+
+def _add_grade_arguments(p: argparse.ArgumentParser) -> None:
+    """The scales `grade` rates on, and its time limit."""
+    p.add_argument(
+        "--scale",
+        type=_name_list,
+        default=["zambon"],
+        metavar="A,B,...",
+        help="the scales, from zambon (default), se, hodoku, keen (Mathdoku and Latin squares), cp",
+    )
+    p.add_argument(
+        "--time-limit",
+        type=_seconds,
+        default=None,
+        metavar="S",
+        help="seconds per puzzle and scale: a grade cut short is a lower bound (`se=>=9.0`, exit 5)",
+    )
+
+
+def _name_list(text: str) -> list[str]:
+    """A comma-separated list of names, spaces trimmed."""
+    return [name.strip() for name in text.split(",") if name.strip()]
 
 
 def _add_generate(sub: argparse._SubParsersAction) -> None:
@@ -231,7 +283,7 @@ def _add_generate(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--max-cage", type=_integer_in(1, 64 * 64), default=None, metavar="K", help="Mathdoku: cages of at most K cells"
     )
-    p.add_argument("--count", type=_integer_in(0, 10**9), default=1, metavar="N", help="how many puzzles (default 1)")
+    p.add_argument("--count", type=_integer_in(1, 10**9), default=1, metavar="N", help="how many puzzles (default 1)")
     p.add_argument(
         "--seed",
         type=_integer_in(0, 2**63 - 1),
@@ -257,25 +309,152 @@ def _add_generate(sub: argparse._SubParsersAction) -> None:
         "(every clue needed, symmetric or not)",
     )
     p.add_argument(
-        "--jobs", type=_integer_in(1, 1024), default=1, metavar="N", help="Sudoku: threads for the kernel (default 1)"
+        "--jobs",
+        type=_integer_in(1, 1024),
+        default=1,
+        metavar="N",
+        help="worker processes, each with its own kernel; the same output, in order, for any N (default 1)",
     )
+    _add_generate_sudoku(p)
+    _add_generate_mathdoku(p)
     p.add_argument(
         "--to",
         default=None,
-        choices=formats.output_formats(),
+        choices=(*formats.output_formats(), JSONL),
         metavar="FORMAT",
-        help="output format, one of the formats below (default: line, oneline, qwh)",
+        help="output format, one of the formats below, or jsonl: a JSON object a line with the fields "
+        "(default: line, oneline, qwh)",
+    )
+    p.add_argument(
+        "--solution", action="store_true", help="write each puzzle's solution too (a line's :1:SOLUTION claim)"
     )
     _add_misplaced_format(p, "generate")
     _add_symbols(p)
+    _add_cluster_arguments(p)
     p.add_argument("--backend", default="backtrack", choices=sorted(BACKENDS), help="engine proving uniqueness")
     p.add_argument(
         "--time-limit",
         type=_seconds,
         default=None,
         metavar="S",
-        help="seconds per puzzle: a Sudoku stops punching then (unique, maybe not minimal); "
-        "a Mathdoku not found by then exits 5",
+        help="seconds for the whole run: the puzzles made by then are written, a Sudoku under way is kept unique "
+        "(maybe not minimal) unless a target was asked; a run cut short exits 5",
+    )
+
+
+def _ops_attached(argv: list[str]) -> list[str]:
+    """The arguments with `--ops VALUE` written `--ops=VALUE`: a value starting with - (`--ops -/`) is no option."""
+    out: list[str] = []
+    for k, word in enumerate(argv):
+        if k and argv[k - 1] == "--ops" and out and out[-1] == "--ops":
+            out[-1] = f"--ops={word}"
+        else:
+            out.append(word)
+    return out
+
+
+def _add_generate_mathdoku(p: argparse.ArgumentParser) -> None:
+    """The Mathdoku options of `generate`: cages, operators, uniqueness with operators hidden, merging."""
+    p.add_argument("--ops", default=None, metavar="OPS", help="Mathdoku: the operators, any of +-*/ (default +-*/)")
+    p.add_argument(
+        "--cage-sizes",
+        type=_size_range,
+        default=None,
+        metavar="A-B",
+        help="Mathdoku: cages of A to B cells (default 2-6, made as Keen makes them: about 80%% dominoes)",
+    )
+    p.add_argument(
+        "--size-weights",
+        type=_size_weights,
+        default=None,
+        metavar="S:W,...",
+        help="Mathdoku: cage sizes drawn with these weights, such as 2:6,3:3,4:1",
+    )
+    p.add_argument(
+        "--singletons",
+        type=_integer_in(0, 64 * 64),
+        default=None,
+        metavar="N",
+        help="Mathdoku: N givens (1-cell cages)",
+    )
+    p.add_argument(
+        "--no-filters", action="store_true", help="Mathdoku: without Keen's quality filters (sums 3, 4, 2n-1, 2n-2...)"
+    )
+    p.add_argument(
+        "--hide-operators",
+        default="none",
+        choices=("none", "all", "max"),
+        help="Mathdoku: all (unique with every operator hidden) or max (hidden while unique: every operator shown "
+        "is needed); default none",
+    )
+    p.add_argument(
+        "--merge", action="store_true", help="Mathdoku: merge adjacent cages while unique, within --cage-sizes"
+    )
+
+
+def _size_range(text: str) -> tuple[int, int]:
+    """--cage-sizes K or A-B as (lo, hi), with argparse's usage error on bad text (the range is checked by generate)."""
+    found = re.fullmatch(r"\s*([0-9]{1,5})\s*(?:-\s*([0-9]{1,5})\s*)?", text)
+    if not found:
+        raise argparse.ArgumentTypeError(f"expected K or A-B cells, such as 2-4, not {_clipped(text)!r}")
+    lo = int(found[1])
+    return lo, int(found[2]) if found[2] else lo
+
+
+def _size_weights(text: str) -> dict[int, float]:
+    """--size-weights S:W,... as {size: weight}, with argparse's usage error on bad text."""
+    weights: dict[int, float] = {}
+    for part in text.split(","):
+        found = re.fullmatch(r"\s*([0-9]{1,5})\s*:\s*([0-9]{1,6}(?:\.[0-9]{1,6})?)\s*", part)
+        if not found or int(found[1]) in weights:
+            raise argparse.ArgumentTypeError(f"expected SIZE:WEIGHT,... such as 2:6,3:3,4:1, not {_clipped(text)!r}")
+        weights[int(found[1])] = float(found[2])
+    return weights
+
+
+def _mathdoku_options(args: argparse.Namespace) -> dict:
+    """The Mathdoku options of `generate` as mathdoku_spec takes them."""
+    options = {"cage_sizes": args.cage_sizes, "size_weights": args.size_weights, "singletons": args.singletons or 0}
+    options.update(filters=not args.no_filters, hide_operators=args.hide_operators, merge=args.merge)
+    return {**options, "ops": args.ops} if args.ops is not None else options
+
+
+def _add_generate_sudoku(p: argparse.ArgumentParser) -> None:
+    """The `generate` options for Sudoku methods and targets."""
+    p.add_argument(
+        "--method",
+        default="top-down",
+        metavar="M",
+        help=f"Sudoku: how clues are removed, one of {', '.join(METHODS)} (default top-down)",
+    )
+    p.add_argument(
+        "--grids",
+        default=None,
+        choices=GRID_SOURCES,
+        help="Sudoku: complete grids by randomised search (default up to 25x25) or the shuffled pattern; not uniform",
+    )
+    p.add_argument(
+        "--grid-shuffle", action="store_true", help="Sudoku: a random symmetry of each grid (digits, rows, bands...)"
+    )
+    p.add_argument(
+        "--nodes",
+        type=_count_range,
+        default=None,
+        metavar="A-B",
+        help="Sudoku: keep puzzles the backtracking kernel proves unique in A to B nodes (mean over --evals)",
+    )
+    p.add_argument(
+        "--evals", type=_integer_in(1, 1000), default=None, metavar="N", help="random relabellings --nodes averages (5)"
+    )
+    p.add_argument(
+        "--difficulty", default=None, metavar="POLICY:LEVEL", help="Sudoku: keep puzzles graded LEVEL (zambon:2)"
+    )
+    p.add_argument(
+        "--max-attempts",
+        type=_integer_in(1, 10**9),
+        default=None,
+        metavar="N",
+        help="Sudoku: give up a puzzle after N attempts at its targets (exit 5)",
     )
 
 
@@ -423,6 +602,16 @@ def _add_search_arguments(p: argparse.ArgumentParser) -> None:
             help=f"with --minimal: every orbit of the symmetry needed instead of every clue ({', '.join(SYMMETRIES)})",
         )
         p.add_argument(
+            "--merge", action="store_true", help="with --minimal: Mathdoku cages too, no two adjacent ones mergeable"
+        )
+        p.add_argument(
+            "--max-cage",
+            type=_integer_in(2, 64 * 64),
+            default=None,
+            metavar="K",
+            help="with --merge: only merges into cages of at most K cells (as generate --merge --cage-sizes A-K)",
+        )
+        p.add_argument(
             "--certify",
             type=Path,
             default=None,
@@ -466,6 +655,33 @@ def _add_output_arguments(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="with --output: keep FILE's complete records and answer only the puzzles after them",
     )
+
+
+def _add_cluster_arguments(p: argparse.ArgumentParser) -> None:
+    """--cluster ADDRESS and --chunk N: answer (or make) the puzzles on a Dask cluster (cluster.py)."""
+    p.add_argument(
+        "--cluster",
+        type=_cluster_argument,
+        default=None,
+        metavar="ADDRESS",
+        help="on the Dask scheduler at ADDRESS (tcp://HOST:PORT), or local:N worker processes here; the same "
+        "output, in order (pip install 'cpmodels[cluster]')",
+    )
+    p.add_argument(
+        "--chunk",
+        type=_integer_in(1, cluster.MOST),
+        default=None,
+        metavar="N",
+        help=f"with --cluster: N puzzles a chunk (default: what takes about {cluster.CHUNK_SECONDS:g} s)",
+    )
+
+
+def _cluster_argument(text: str) -> str:
+    """--cluster ADDRESS as cluster.address reads it, with argparse's usage error on bad text."""
+    try:
+        return cluster.address(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def _engine_list(text: str) -> tuple[str, ...]:
@@ -513,12 +729,20 @@ def _check_options(args: argparse.Namespace) -> None:
         raise CpModelsError("give --backend (one engine) or --backends (a cross-check), not both")
     if args.command == "check" and args.orbits and not args.minimal:
         raise CpModelsError("--orbits SYMMETRY says which orbits --minimal checks: give --minimal too")
+    if args.command == "check" and args.merge and not args.minimal:
+        raise CpModelsError("--merge says that --minimal checks merging cages too: give --minimal too")
+    if args.command == "check" and args.max_cage is not None and not args.merge:
+        raise CpModelsError("--max-cage K bounds the merges --merge tries: give --minimal --merge too")
     if getattr(args, "resume", False) and not args.output:
         raise CpModelsError("--resume continues an --output FILE: give --output FILE too")
+    if getattr(args, "chunk", None) and not args.cluster:
+        raise CpModelsError("--chunk N sizes the chunks of --cluster: give --cluster ADDRESS too")
     if args.command != "generate":
         return
     if args.index is not None and args.seed is None:
         raise CpModelsError("--index I starts at puzzle I of a run: give that run's --seed too")
+    if args.evals is not None and args.nodes is None:
+        raise CpModelsError("--evals N says over how many relabellings --nodes averages: give --nodes A-B too")
     if args.box and args.order and args.box[0] * args.box[1] != args.order:
         box = f"{args.box[0]}x{args.box[1]}"
         raise CpModelsError(
@@ -533,9 +757,30 @@ def _check_options(args: argparse.Namespace) -> None:
         ("--symmetry", "sudoku", args.symmetry != "none"),
         ("--clues", "sudoku", args.clues is not None),
         ("--minimal", "sudoku", args.minimal != "yes"),
+        ("--method", "sudoku", args.method != "top-down"),
+        ("--grids", "sudoku", args.grids is not None),
+        ("--grid-shuffle", "sudoku", args.grid_shuffle),
+        ("--nodes", "sudoku", args.nodes is not None),
+        ("--difficulty", "sudoku", args.difficulty is not None),
+        ("--max-attempts", "sudoku", args.max_attempts is not None),
+        ("--ops", "mathdoku", args.ops is not None),
+        ("--cage-sizes", "mathdoku", args.cage_sizes is not None),
+        ("--size-weights", "mathdoku", args.size_weights is not None),
+        ("--singletons", "mathdoku", args.singletons is not None),
+        ("--no-filters", "mathdoku", args.no_filters),
+        ("--hide-operators", "mathdoku", args.hide_operators != "none"),
+        ("--merge", "mathdoku", args.merge),
     ):
         if given and args.family not in family.split(" or "):
             raise CpModelsError(f"{option} applies to {family} only, not to {args.family}")
+
+
+def _count_range(text: str) -> tuple[int, int]:
+    """--nodes K or A-B as (lo, hi), with argparse's usage error on bad text."""
+    found = re.fullmatch(r"\s*([0-9]{1,12})\s*(?:-\s*([0-9]{1,12})\s*)?", text)
+    if not found or (found[2] and int(found[2]) < int(found[1])):
+        raise argparse.ArgumentTypeError(f"expected K or A-B (A <= B), such as 200-2000, not {_clipped(text)!r}")
+    return int(found[1]), int(found[2] or found[1])
 
 
 def _clue_range(text: str) -> tuple[int, int]:
@@ -563,7 +808,10 @@ def _box_argument(text: str) -> tuple[int, int]:
 def _entries(args: argparse.Namespace) -> Iterator[Entry]:
     """The puzzles of the PUZZLE_OR_FILE argument in order, each _prepared; a `no puzzle found` entry if none."""
     entries = inputs.read_argument(args.puzzle, args.input_format, args.box, args.symbols or "")
-    return (_prepared(entry, args.hide_operators) for entry in entries)
+    prepared = (_prepared(entry, args.hide_operators) for entry in entries)
+    if getattr(args, "format", None) == "pseudocoup":  # its comment line names each puzzle's ordinal
+        return (dataclasses.replace(entry, ordinal=k) for k, entry in enumerate(prepared, start=1))
+    return prepared
 
 
 def _prepared(entry: Entry, hide_operators: bool) -> Entry:
@@ -585,10 +833,22 @@ def _prepared(entry: Entry, hide_operators: bool) -> Entry:
 
 def _run_batch(args: argparse.Namespace, tally: Counter[str], answer: Answer) -> int:
     """Answer every puzzle in input order, each written as soon as it is known; the worst outcome's exit code."""
-    entries, single = inputs.with_single(_entries(args))
+    lines = _plain_lines(args)
+    entries, single = inputs.with_single(_entries(args)) if lines is None else (iter(()), False)
     with batch.results(args.output, args.command, args.resume, tally) as results:
-        warm_up = lambda entry: _warm_up(_engines(args, entry))  # noqa: E731
-        batch.answer_all(entries, single, answer, results, tally, warm_up, _block(args))
+        if lines is not None:
+            warm_up = lambda entry: _warm_up(_engines(args, entry))  # noqa: E731
+            prepare = partial(_prepared, hide_operators=False)
+            limit = None if args.command == "check" else args.limit or answers.COUNT_LIMIT
+            blocks.answer_plain_lines(lines, answer, prepare, results, tally, warm_up, limit=limit, jobs=args.jobs)
+        elif getattr(args, "cluster", None):
+            engines = partial(_engines, args)
+            cluster.answer_all(
+                args.cluster, entries, single, answer, results, tally, engines, _block(args), args.chunk, args.resume
+            )
+        else:
+            warm_up = lambda entry: _warm_up(_engines(args, entry))  # noqa: E731
+            batch.answer_all(entries, single, answer, results, tally, warm_up, _block(args))
         if args.command == "check" and not args.minimal:
             results.write_summary(batch.summary_table(tally))
     return batch.worst_exit_code(tally)
@@ -612,6 +872,7 @@ def _run_check(args: argparse.Namespace, tally: Counter[str]) -> int:
     if args.minimal:
         kinds: Counter[str] = Counter()
         minimal = partial(answers.minimal_answer, orbits=args.orbits, time_limit=args.time_limit, kinds=kinds)
+        minimal = partial(minimal, merge=args.merge, max_cage=args.max_cage)
         code = _run_batch(args, tally, minimal)
         print(answers.minimal_table(kinds), flush=True)
         return code
@@ -632,25 +893,40 @@ def _block(args: argparse.Namespace) -> AnswerBlock | None:
     one_by_one = one_by_one or getattr(args, "minimal", False) is True
     if engines != (blocks.ENGINE,) or one_by_one:
         return None
+    jobs = 1 if getattr(args, "cluster", None) else getattr(args, "jobs", 1)  # a worker thread answers a chunk
     if args.command == "check":
-        return partial(blocks.check_block, jobs=args.jobs, hide_operators=args.hide_operators)
+        return partial(blocks.check_block, jobs=jobs, hide_operators=args.hide_operators)
     if args.command == "count":
-        return partial(blocks.count_block, limit=args.limit or answers.COUNT_LIMIT, jobs=args.jobs)
+        return partial(blocks.count_block, limit=args.limit or answers.COUNT_LIMIT, jobs=jobs)
     return None
+
+
+def _plain_lines(args: argparse.Namespace) -> blocks.PlainLines | None:
+    """A file of plain puzzle lines read at once, where `check` and `count` answer in blocks; else None."""
+    if args.command not in ("check", "count") or _block(args) is None or getattr(args, "cluster", None):
+        return None
+    if args.hide_operators:
+        return None
+    return blocks.plain_file(args.puzzle, args.input_format, args.box, args.symbols or "")
 
 
 def _run_explain(args: argparse.Namespace, tally: Counter[str]) -> int:
     """`cpmodels explain`: each puzzle solved as a person does, one line per step, then its grade."""
-    options = {"techniques": args.techniques, "max_level": args.max_level, "fmt": args.format, "quiet": args.quiet}
-    options["hint"] = args.hint
-    return _run_batch(args, tally, partial(explaining.explain_answer, **options))
+    options = explaining.ExplainOptions(
+        args.policy, args.techniques, args.max_level, args.format, args.quiet, args.hint, args.log, args.trace
+    )
+    options = dataclasses.replace(options, verify=args.verify, time_limit=args.time_limit, every=args.every)
+    explaining.check_names(options)
+    return _run_batch(args, tally, partial(explaining.explain_answer, options=options))
 
 
 def _run_grade(args: argparse.Namespace, tally: Counter[str]) -> int:
     """`cpmodels grade`: one line per puzzle with its Zambon grade, then the number of puzzles at each level."""
     levels: Counter[str] = Counter()
-    code = _run_batch(args, tally, partial(explaining.grade_answer, fmt=args.format, levels=levels))
-    print(explaining.levels_table(levels), file=sys.stderr if args.format == "json" else sys.stdout)
+    explaining.check_scales(args.scale)
+    options = {"fmt": args.format, "levels": levels, "scales": tuple(args.scale), "time_limit": args.time_limit}
+    code = _run_batch(args, tally, partial(explaining.grade_answer, **options))
+    print(explaining.levels_table(levels, args.scale), file=sys.stderr if args.format == "json" else sys.stdout)
     return code
 
 
@@ -677,7 +953,7 @@ def _run_draw(args: argparse.Namespace, tally: Counter[str]) -> int:
 
 def _run_techniques(args: argparse.Namespace, tally: Counter[str]) -> int:
     """`cpmodels techniques`: the table of techniques."""
-    print(explaining.techniques_table())
+    print(explaining.techniques_table(args.shape))
     return 0
 
 
@@ -686,8 +962,8 @@ def _engines(args: argparse.Namespace, entry: Entry) -> tuple[str, ...]:
     cover = entry.cover is not None
     if args.command == "check" and args.minimal:  # minimality counts with backtrack
         return ("backtrack",)
-    if args.command in ("explain", "grade", "draw"):  # grade (and draw --solution) solve with backtrack
-        return ("backtrack",) if args.command == "grade" or getattr(args, "solution", False) else ()
+    if args.command in ("explain", "grade", "draw"):  # explain, grade (draw --solution) solve with backtrack
+        return ("backtrack",) if args.command != "draw" or getattr(args, "solution", False) else ()
     if args.backend:
         return (args.backend,)
     if args.command == "check" and args.backends:
@@ -722,83 +998,91 @@ def _say_loading(name: str) -> None:
 
 
 def _run_generate(args: argparse.Namespace, tally: Counter[str]) -> int:
-    """`cpmodels generate`: print --count new puzzles of the family asked for, each as soon as it is made."""
+    """`cpmodels generate`: print --count new puzzles of the family asked for, with their fields, each when made."""
     drawn = args.seed is None
     if drawn:
         args.seed = random.SystemRandom().randrange(2**32)
-    if args.family != "qwh":
+    if args.family != "qwh" and not args.cluster and args.jobs == 1:
         _warm_up((args.backend,))
     fmt = args.to or DEFAULT_OUTPUT[args.family]
-    for piece in formats.write_puzzles(_new_puzzles(args, tally), fmt, args.symbols or ""):
+    attempts = Tally()
+    records = _new_puzzles(args, tally, attempts)
+    if args.cluster:
+        make = partial(_chunk_of_puzzles, args)
+        records = cluster.generate(args.cluster, make, args.index or 0, args.count, tally, args.chunk)
+    for piece in write_records(records, fmt, args.symbols or "", args.solution):
         if drawn:  # said once a puzzle is made, so that a refusal stays one line
             print(f"cpmodels: --seed {args.seed} (give it to make these puzzles again)", file=sys.stderr)
             drawn = False
-        print(piece, end="", flush=True)
-        tally["solved"] += 1
+        with SIGNALS.held():  # a piece printed is counted: Ctrl-C waits for both
+            print(piece, end="", flush=True)
+            tally["solved"] += 1
+    made = tally["solved"]
+    if tally["timeout"] or attempts.attempts > made:
+        per = f" ({attempts.attempts / made:.3g} per puzzle)" if made else ""
+        print(
+            f"cpmodels: {made} of {args.count} puzzle(s) made in {attempts.attempts} attempt(s){per}", file=sys.stderr
+        )
     return batch.worst_exit_code(tally)
 
 
-def _new_puzzles(args: argparse.Namespace, tally: Counter[str]) -> Iterator[GridPuzzle]:
-    """--count new puzzles, puzzle i from the stream (--seed, i); each not made in time is said and counted.
+def _new_puzzles(args: argparse.Namespace, tally: Counter[str], attempts: Tally | None = None) -> Iterator[Made]:
+    """--count new puzzles (Made records), puzzle i from the stream (--seed, i), within --time-limit for the run.
 
-    Without --time-limit, Sudoku are punched many at a time (generate_many); with it, one at a time, each
-    with its own limit. Either way puzzle i is the same.
+    A run the time limit (or --max-attempts) stops short is said on stderr and counted as a timeout.
     """
     options = {k: getattr(args, k) for k in ("order", "box", "holes", "balanced", "backend")}
     if args.max_cage is not None:
         options["max_cage"] = args.max_cage
     if args.family == "sudoku":
         options.update(symmetry=args.symmetry, clues=args.clues, minimal=True if args.minimal == "yes" else "strict")
-    start = args.index or 0
-    if args.time_limit is None:
-        with _count_progress(args) as progress:
-            yield from generate_many(
-                args.family, args.seed, args.count, start=start, threads=args.jobs, progress=progress, **options
-            )
-        return
-    for index in range(start, start + args.count):
-        try:
-            yield _generated(args, stream(args.seed, index), options)
-        except SearchTimeoutError as e:
-            print(f"cpmodels: {e}", file=sys.stderr)
-            tally["timeout"] += 1
-
-
-@contextmanager
-def _count_progress(args: argparse.Namespace) -> Iterator[Progress]:
-    """generate_many's progress callback: a bar of puzzles made on stderr, shown after a second on a terminal."""
-    with tqdm(total=args.count, desc="generating", unit="puzzle", delay=1.0, disable=None, file=sys.stderr) as bar:
-
-        def advance(done: int, total: int) -> None:
-            bar.update(done - bar.n)
-
-        yield advance
-
-
-def _generated(args: argparse.Namespace, rng: random.Random, options: dict) -> GridPuzzle:
-    """One new puzzle within --time-limit, a progress bar for a big one, a warning line if time cut it short."""
+        options.update({k: getattr(args, k) for k in ("method", "grids", "grid_shuffle", "nodes", "difficulty")})
+        options.update(evals=args.evals or 5, max_attempts=args.max_attempts)
+    if args.family == "mathdoku":
+        options.update(_mathdoku_options(args))
     deadline = time.monotonic() + args.time_limit if args.time_limit else None
-    with _generation_progress(args) as progress, warnings.catch_warnings(record=True) as caught:
+    start = args.index or 0
+    with _count_progress(args, attempts) as progress, warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", TimeLimitWarning)
-        puzzle = generate(args.family, rng, deadline=deadline, progress=progress, **options)
+        run = generate_records(
+            args.family, args.seed, args.count, start=start, processes=args.jobs, deadline=deadline,
+            progress=progress, tally=attempts, **options,
+        )  # fmt: skip
+        try:
+            for made in run:
+                _say_warnings(caught)
+                yield made
+        except SearchTimeoutError as e:
+            tqdm.write(f"cpmodels: {e}", file=sys.stderr)
+            tally["timeout"] += 1
+        _say_warnings(caught)
+
+
+def _say_warnings(caught: list[warnings.WarningMessage]) -> None:
+    """Write the time-limit warnings caught so far on stderr, one line each, and forget them."""
     for warning in caught:
         if issubclass(warning.category, TimeLimitWarning):
             tqdm.write(f"cpmodels: warning: {warning.message}", file=sys.stderr)
-    return puzzle
+    caught.clear()
+
+
+def _chunk_of_puzzles(args: argparse.Namespace, start: int, count: int, tally: Counter[str]) -> Iterator[Made]:
+    """Puzzles start .. start+count-1 of the run `args` asks for, as _new_puzzles makes them: a chunk of --cluster."""
+    return _new_puzzles(argparse.Namespace(**{**vars(args), "index": start, "count": count, "jobs": 1}), tally)
 
 
 @contextmanager
-def _generation_progress(args: argparse.Namespace) -> Iterator[Progress | None]:
-    """generate()'s progress callback: a bar on stderr, shown after a second, for an order of PROGRESS_ORDER or more."""
-    order = args.order or (args.box[0] * args.box[1] if args.box else 0)
-    if order < PROGRESS_ORDER:
-        yield None
-        return
-    with tqdm(desc=f"generating a {args.family}", unit="step", delay=1.0, disable=None, file=sys.stderr) as bar:
+def _count_progress(args: argparse.Namespace, attempts: Tally | None) -> Iterator[Progress]:
+    """generate_records' progress: a bar of puzzles made (and attempts) on stderr, after a second on a terminal.
 
-        def advance(done: int, total: int) -> None:
-            bar.total = total
-            bar.update(done - bar.n)
+    A puzzle under way counts its part done, so that one large puzzle shows its progress.
+    """
+    with tqdm(total=args.count, desc="generating", unit="puzzle", delay=1.0, disable=None, file=sys.stderr) as bar:
+
+        def advance(done: float, total: int) -> None:
+            if attempts is not None and attempts.attempts > args.count:
+                bar.set_postfix(attempts=attempts.attempts, refresh=False)
+            bar.update(round(done - bar.n, 3))
 
         yield advance
 
@@ -812,8 +1096,9 @@ def _run_convert(args: argparse.Namespace, tally: Counter[str]) -> int:
 
     puzzles = _good_puzzles(_entries(args), tally, args.to)
     for piece in formats.write_puzzles(puzzles, args.to, args.symbols or "", refused):
-        print(piece, end="", flush=True)
-        tally["solved"] += 1
+        with SIGNALS.held():  # a piece printed is counted: Ctrl-C waits for both
+            print(piece, end="", flush=True)
+            tally["solved"] += 1
     return batch.worst_exit_code(tally)
 
 

@@ -65,11 +65,19 @@ class GridPuzzle:
     givens: tuple[int, ...]
     cages: tuple[Cage, ...] = ()
     name: str = field(default="", compare=False)
+    domains: tuple[int, ...] = ()
+    """Candidate hints: per cell (row-major) the mask of the values it may hold (bit v-1 for v); () for none.
+
+    Stored only when some cell is restricted (all-full masks become ()), so equal puzzles compare equal."""
 
     def __post_init__(self) -> None:
         _check_shape(self)
         _check_units(self)
         _check_cages(self)
+        if self.domains:
+            _check_domains(self)
+        elif type(self.domains) is not tuple:  # an empty list or the like: no hints, stored as ()
+            object.__setattr__(self, "domains", ())
 
     def cell(self, index: int) -> Cell:
         """The (row, column) of a row-major cell index."""
@@ -77,7 +85,11 @@ class GridPuzzle:
 
     def with_givens(self, givens: Sequence[int]) -> GridPuzzle:
         """The same puzzle with other givens."""
-        return GridPuzzle(self.n, self.units, tuple(givens), self.cages, self.name)
+        return GridPuzzle(self.n, self.units, tuple(givens), self.cages, self.name, self.domains)
+
+    def allows(self, index: int, value: int) -> bool:
+        """Whether the cell of row-major `index` may hold `value` as far as its candidate hints say."""
+        return not self.domains or bool(self.domains[index] >> (value - 1) & 1)
 
 
 @lru_cache(maxsize=64)
@@ -159,6 +171,37 @@ def _check_units(p: GridPuzzle) -> None:
             seen.setdefault(v, i)
 
 
+def _check_domains(p: GridPuzzle) -> None:
+    """Raise PuzzleError for domains that are not one mask of values 1..n per cell, empty, or without a given."""
+    full = (1 << p.n) - 1
+    object.__setattr__(p, "domains", tuple(p.domains))
+    if len(p.domains) != p.n * p.n:
+        raise PuzzleError(f"an order-{p.n} grid has {p.n * p.n} cells, but {len(p.domains)} candidate hints")
+    for i, mask in enumerate(p.domains):
+        if not 0 < mask <= full:
+            raise PuzzleError(f"{cell_name(*p.cell(i))}: candidate hints must be some of 1..{p.n}, not mask {mask}")
+        if p.givens[i] and not mask >> (p.givens[i] - 1) & 1:
+            raise PuzzleError(
+                f"given {p.givens[i]} at {cell_name(*p.cell(i))} is not among its candidates {values_named(mask)}"
+            )
+    if all(mask == full for mask in p.domains):
+        object.__setattr__(p, "domains", ())  # no cell restricted: stored as none, so that equal puzzles are equal
+
+
+def values_named(mask: int) -> str:
+    """The values of a candidate mask as a set in braces, `{1,3,9}`."""
+    return "{" + ",".join(str(v + 1) for v in range(mask.bit_length()) if mask >> v & 1) + "}"
+
+
+def domain_violation(puzzle: GridPuzzle, grid: Sequence[int]) -> str | None:
+    """The first cell of `grid` holding a value outside its candidate hints, as a sentence; None if there is none."""
+    for i, mask in enumerate(puzzle.domains):
+        v = grid[i]
+        if 1 <= v <= puzzle.n and not mask >> (v - 1) & 1:
+            return f"{cell_name(*puzzle.cell(i))} holds {v}, outside its candidates {values_named(mask)}"
+    return None
+
+
 def _check_cages(p: GridPuzzle) -> None:
     """Raise PuzzleError for a cage cell outside the grid, a cell in two cages, or a malformed cage."""
     owner: dict[Cell, int] = {}
@@ -211,6 +254,8 @@ def explain_violation(puzzle: GridPuzzle, grid: Sequence[int]) -> str | None:
     n = puzzle.n
     if len(grid) != n * n:
         return f"the grid has {len(grid)} cells, not {n * n}"
+    if puzzle.domains and (outside := domain_violation(puzzle, grid)):
+        return outside
     if _holds_everywhere(puzzle, grid):
         return None
     for i, v in enumerate(grid):
@@ -252,9 +297,8 @@ def _holds_everywhere(puzzle: GridPuzzle, grid: Sequence[int]) -> bool:
         return False
     if cells.translate(None, _VALUES[n]):  # a value outside 1..n
         return False
-    givens = bytes(puzzle.givens)
-    kept = int.from_bytes(givens.translate(_NONZERO), "little")
-    if int.from_bytes(cells, "little") & kept != int.from_bytes(givens, "little"):
+    _, _, kept, given = _givens(puzzle.givens)
+    if int.from_bytes(cells, "little") & kept != given:
         return False
     check = _unit_check(n, puzzle.units)
     if check is None:
@@ -269,34 +313,55 @@ def _holds_everywhere(puzzle: GridPuzzle, grid: Sequence[int]) -> bool:
             sums = values[index].sum(axis=1)
             if not ((sums == full).all() if full else (np.bitwise_count(sums) == index.shape[1]).all()):
                 return False
-    return all(
+    return not puzzle.cages or all(
         cage_rules.holds(cage.op, cage.target, [grid[r * n + c] for r, c in cage.cells]) for cage in puzzle.cages
     )
 
 
-def grids_hold(puzzle: GridPuzzle, givens: Any, grids: Any) -> Any:
-    """For rows of grids (uint8, one row-major grid each) and their givens: True where the grid meets every rule.
+def givens_bytes(puzzle: GridPuzzle) -> bytes:
+    """The puzzle's givens as bytes, one a cell (0: empty), for orders up to 255; kept for the next call."""
+    return _givens(puzzle.givens)[1]
 
-    The batch form of explain_violation's numpy test, for puzzles of `puzzle`'s shape (its units and
-    cages, each row's givens): False means "read it with explain_violation", which says what is wrong.
+
+def _givens(givens: tuple[int, ...]) -> tuple[tuple[int, ...], bytes, int, int]:
+    """(givens, their bytes, the mask of their nonzero bytes and the bytes as little-endian ints), the last kept.
+
+    A solve() reads a puzzle's givens twice (the engine, then the checker): the second time costs nothing.
+    """
+    last = _LAST_GIVENS[0]
+    if last[0] is not givens:
+        data = bytes(givens)
+        last = (givens, data, int.from_bytes(data.translate(_NONZERO), "little"), int.from_bytes(data, "little"))
+        _LAST_GIVENS[0] = last
+    return last
+
+
+def grids_hold(puzzle: GridPuzzle, givens: Any, grids: Any) -> Any:
+    """For rows of grids (one row-major grid each) and their givens: True where the grid meets every rule.
+
+    The batch form of explain_violation's test, for puzzles of `puzzle`'s shape (its units and cages,
+    each row's givens): False means "read it with explain_violation", which says what is wrong. Numpy
+    over the whole block, the grids along the fast axis: values in 1..n and givens kept, then every
+    unit by the OR of its cells' bits 1 << (v - 1): a unit of n cells holds n different values exactly
+    when the OR has all n bits, a unit of k cells when it has k. Cages go through cages.holds.
     """
     import numpy as np
 
     grids = np.asarray(grids)
-    ok = np.zeros(len(grids), bool)
-    check = _unit_check(puzzle.n, puzzle.units) if puzzle.n <= 64 else None
-    if check is None or not len(grids):
-        return ok
-    _, bits, dense, expected, groups = check
     n = puzzle.n
+    if n > 64 or not len(grids) or puzzle.domains or grids.shape[1:] != (n * n,):  # hints: explain_violation
+        return np.zeros(len(grids), bool)
     ok = ((grids >= 1) & (grids <= n) & ((givens == 0) | (givens == grids))).all(axis=1)
-    values = bits.take(grids)
-    if dense is not None:
-        ok &= (values @ dense.T == np.frombuffer(expected, np.float64)).all(axis=1)
-    else:
-        for index, full in groups:
-            sums = values[:, index].sum(axis=2)
-            ok &= (sums == full).all(axis=1) if full else (np.bitwise_count(sums) == index.shape[1]).all(axis=1)
+    bits, groups = _unit_groups(n, puzzle.units)
+    by_cell = bits.take(grids.T, mode="clip")  # one row per cell (values outside 0..255 have no bit)
+    for index, full in groups:
+        ors = np.bitwise_or.reduce(by_cell[index.ravel()].reshape(*index.shape, len(grids)), axis=1)
+        if full:
+            ok &= (ors == full).all(axis=0)
+        elif hasattr(np, "bitwise_count"):
+            ok &= (np.bitwise_count(ors) == index.shape[1]).all(axis=0)
+        else:  # numpy < 2.0: explain_violation reads them
+            ok[:] = False
     for cage in puzzle.cages:
         cells = [r * n + c for r, c in cage.cells]
         for k in np.flatnonzero(ok):
@@ -304,10 +369,30 @@ def grids_hold(puzzle: GridPuzzle, givens: Any, grids: Any) -> Any:
     return ok
 
 
+@lru_cache(maxsize=32)
+def _unit_groups(n: int, units: tuple[tuple[int, ...], ...]) -> tuple[Any, list[tuple[Any, int]]]:
+    """grids_hold's arrays: each value's bit (0..255; in the smallest unsigned type of n bits), the units by length.
+
+    Each group of units of one length is an index array, with the OR of a full unit's bits (0 if shorter).
+    """
+    import numpy as np
+
+    dtype = next(t for t in (np.uint8, np.uint16, np.uint32, np.uint64) if np.iinfo(t).bits >= n)
+    bits = np.zeros(256, dtype)
+    bits[1 : n + 1] = [1 << v for v in range(n)]
+    by_length: dict[int, list[tuple[int, ...]]] = {}
+    for unit in units:
+        by_length.setdefault(len(unit), []).append(unit)
+    full = (1 << n) - 1
+    return bits, [(np.array(same, np.intp), full if length == n else 0) for length, same in by_length.items()]
+
+
 _VALUES = [bytes(range(1, k + 1)) for k in range(65)]
 """The bytes 1..k, deleted from a grid's bytes to find a value outside them."""
 _NONZERO = bytes([0] + [255] * 255)
 """A translation table keeping the bytes of the givens (0 stays 0)."""
+_LAST_GIVENS: list[tuple[tuple[int, ...], bytes, int, int]] = [((), b"", 0, 0)]
+"""The last givens _givens read, compared by identity (the tuple is kept, so its id is not reused)."""
 _LAST_UNITS: list[tuple] = [(None, None, None)]
 """The last (n, units, check) of _unit_check: a run of puzzles of one shape compares units, never hashes them."""
 

@@ -14,7 +14,11 @@ Definitions (issue 21, item 1):
                    allowed, cages.holds) gives several solutions; otherwise the operator is redundant.
   given-necessary  for a 1-cell cage (a given, op `=`): removing the cage, so that the cell is held only
                    by its row and column, gives several solutions; otherwise the given is redundant.
-  merge-minimal    no two adjacent cages can be merged without losing uniqueness (not checked here yet).
+  merge-minimal    no two adjacent cages can be merged without losing uniqueness: the merged cage keeps
+                   the operator of one of the two (one that fits its size: + or *; a hidden one stays
+                   hidden, taken as each operator its cage's values meet), its target recomputed from
+                   the solution (merged_cages); checked with merge=True, for merged cages of up to
+                   `max_cage` cells.
 
 Monotonicity: removing clues never removes solutions, so a clue found necessary stays necessary in
 every puzzle with fewer clues; one pass that removes each clue (or orbit) while the puzzle stays unique
@@ -30,10 +34,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
+from math import prod
 
 from .backends import get_backend
+from .cages import holds, operators_for
 from .errors import CpModelsError, SearchTimeoutError
 from .grid import Cage, GridPuzzle, cell_name
 from .solve import solve as solve_puzzle
@@ -112,7 +118,8 @@ class Minimality:
     orbits: the redundant orbits, each as its clues, when checked by orbits (symmetry set);
     operators: 0-based indices in puzzle.cages of cages whose operator is redundant;
     givens: 0-based indices in puzzle.cages of 1-cell cages (givens) that are redundant;
-    cages: the puzzle's cages, which operators and givens index (format_redundant names them);
+    merges: pairs (0-based indices in puzzle.cages) of adjacent cages that merge keeping uniqueness;
+    cages: the puzzle's cages, which operators, givens and merges index (format_redundant names them);
     checks: the uniqueness checks made (the first count included).
     """
 
@@ -123,6 +130,7 @@ class Minimality:
     orbits: tuple[tuple[Clue, ...], ...] = ()
     operators: tuple[int, ...] = ()
     givens: tuple[int, ...] = ()
+    merges: tuple[tuple[int, int], ...] = ()
     cages: tuple[Cage, ...] = ()
     checks: int = 0
 
@@ -134,14 +142,15 @@ class Minimality:
     @property
     def minimal(self) -> bool:
         """Valid, and nothing checked was redundant (clue-, orbit-, operator- and given-minimal as checked)."""
-        return self.valid and not (self.clues or self.orbits or self.operators or self.givens)
+        return self.valid and not (self.clues or self.orbits or self.operators or self.givens or self.merges)
 
 
 def format_redundant(result: Minimality) -> str:
     """The redundant items of `result`, space-separated, with 1-based cell names.
 
     A clue `r3c7=5`; an orbit as its clues joined by commas (`r1c1=5,r9c9=3`); a given (1-cell cage) as a
-    clue; a redundant operator as its cage's cells and clue (`r1c1,r1c2:12+`).
+    clue; a redundant operator as its cage's cells and clue (`r1c1,r1c2:12+`); a pair of cages that merge
+    as `merge(r1c1,r1c2:3-;r1c3,r2c3:12+)`.
     """
     items = [_clue_text(result.n, clue) for clue in result.clues]
     items += [",".join(_clue_text(result.n, clue) for clue in orbit) for orbit in result.orbits]
@@ -150,8 +159,14 @@ def format_redundant(result: Minimality) -> str:
         items.append(f"{cell_name(*cage.cells[0])}={cage.target}")
     for k in result.operators:
         cage = result.cages[k]
-        items.append(f"{','.join(cell_name(r, c) for r, c in cage.cells)}:{cage.label()}")
+        items.append(_cage_text(cage))
+    items += [f"merge({_cage_text(result.cages[a])};{_cage_text(result.cages[b])})" for a, b in result.merges]
     return " ".join(items)
+
+
+def _cage_text(cage: Cage) -> str:
+    """A cage as its cells and clue: `r1c1,r1c2:12+`."""
+    return f"{','.join(cell_name(r, c) for r, c in cage.cells)}:{cage.label()}"
 
 
 def _clue_text(n: int, clue: Clue) -> str:
@@ -160,15 +175,22 @@ def _clue_text(n: int, clue: Clue) -> str:
 
 
 def minimality(
-    puzzle: GridPuzzle, orbits: str | None = None, *, backend: str = "backtrack", time_limit: float | None = None
+    puzzle: GridPuzzle,
+    orbits: str | None = None,
+    *,
+    backend: str = "backtrack",
+    time_limit: float | None = None,
+    merge: bool = False,
+    max_cage: int | None = None,
 ) -> Minimality:
     """Whether `puzzle` is valid, and which of its clues (orbits), operators and givens are redundant.
 
     Redundant: removing that one alone (that orbit's clues, with a symmetry name other than `none`;
     hiding an operator) keeps exactly one solution.
     Any puzzle is taken: givens are clues (Sudoku, Latin squares), cages of 2+ cells with a shown operator are
-    checked for that operator, 1-cell cages as givens. About one uniqueness check per item; `time_limit` (seconds)
-    bounds the whole check, SearchTimeoutError past it.
+    checked for that operator, 1-cell cages as givens; with `merge`, every pair of adjacent cages merged into
+    at most `max_cage` cells (None: any), each way merged_cages gives. About one uniqueness check per item;
+    `time_limit` (seconds) bounds the whole check, SearchTimeoutError past it.
     """
     symmetry = None if orbits in (None, "none") else check_symmetry(orbits)
     deadline = None if time_limit is None else _now() + time_limit
@@ -181,7 +203,10 @@ def minimality(
     unique = unique_rows(puzzle, [bytes(first.solutions[0])] * len(rows), rows, backend=backend, deadline=deadline)
     if unique is None:
         raise SearchTimeoutError(f"time limit of {time_limit} s reached while removing clues")
-    return _found(puzzle, symmetry, unique, backend, deadline, time_limit)
+    found = _found(puzzle, symmetry, unique, backend, deadline, time_limit)
+    if not merge:
+        return found
+    return _with_merges(puzzle, found, first.solutions[0], max_cage, backend, deadline, time_limit)
 
 
 def minimality_many(
@@ -307,6 +332,75 @@ def _without_cage_clue(puzzle: GridPuzzle, k: int) -> GridPuzzle | None:
     return GridPuzzle(puzzle.n, puzzle.units, puzzle.givens, cages, puzzle.name)
 
 
+# ---- merging Mathdoku cages ---------------------------------------------------------------------------
+
+
+def adjacent_cages(n: int, cages: Sequence[Cage]) -> list[tuple[Cage, Cage]]:
+    """The pairs of cages of an order-n grid that share an edge, each once, in the order of their cage indices."""
+    owner = {cell: k for k, cage in enumerate(cages) for cell in cage.cells}
+    pairs = set()
+    for (r, c), k in owner.items():
+        for step in ((r + 1, c), (r, c + 1)):
+            j = owner.get(step)
+            if j is not None and j != k:
+                pairs.add((min(j, k), max(j, k)))
+    return [(cages[a], cages[b]) for a, b in sorted(pairs)]
+
+
+def merged_cages(a: Cage, b: Cage, solution: Sequence[int], n: int) -> list[Cage]:
+    """The cages a and b merge into: each keeping an operator of a or b that fits, its target from `solution`.
+
+    A hidden operator (None) stays hidden, standing for each operator its cage's values meet; - / = never fit
+    the merged cage (it has 3 or more cells, or is two givens).
+    """
+    cells = tuple(sorted(a.cells + b.cells))
+    values = [solution[r * n + c] for r, c in cells]
+    found: list[Cage] = []
+    for cage in (a, b):
+        own = [solution[r * n + c] for r, c in cage.cells]
+        ops = [cage.op] if cage.op is not None else [op for op in ("+", "*") if holds(op, cage.target, own)]
+        for op in ops:
+            if op in ("+", "*") and op in operators_for(len(cells)):
+                new = Cage(cells, op if cage.op else None, sum(values) if op == "+" else prod(values))
+                if new not in found:
+                    found.append(new)
+    return found
+
+
+def _with_merges(
+    puzzle: GridPuzzle,
+    found: Minimality,
+    solution: Sequence[int],
+    max_cage: int | None,
+    backend: str,
+    deadline: float | None,
+    time_limit: float | None,
+) -> Minimality:
+    """`found` with the pairs of adjacent cages that merge (into at most max_cage cells) keeping uniqueness.
+
+    A merged cage the backend cannot take (too many tuples) is not tried.
+    """
+    index = {cage: k for k, cage in enumerate(puzzle.cages)}
+    engine = get_backend(backend)
+    merges, checks = [], 0
+    for a, b in adjacent_cages(puzzle.n, puzzle.cages):
+        if max_cage is not None and len(a.cells) + len(b.cells) > max_cage:
+            continue
+        for cage in merged_cages(a, b, solution, puzzle.n):
+            rest = tuple(c for c in puzzle.cages if c is not a and c is not b)
+            variant = GridPuzzle(puzzle.n, puzzle.units, puzzle.givens, (*rest, cage), puzzle.name)
+            if engine.can_solve(variant) is not None:
+                continue
+            checks += 1
+            result = solve_puzzle(variant, backend=backend, limit=2, keep=1, time_limit=_left(deadline))
+            if result.status == "timeout":
+                raise SearchTimeoutError(f"time limit of {time_limit} s reached while merging cages")
+            if result.count == 1:
+                merges.append((index[a], index[b]))
+                break
+    return replace(found, merges=tuple(merges), checks=found.checks + checks)
+
+
 # ---- uniqueness of many givens of one shape ----------------------------------------------------------
 
 
@@ -322,6 +416,10 @@ def unchecked(template: GridPuzzle, givens: bytes | Sequence[int]) -> GridPuzzle
     return puzzle
 
 
+UNDECIDED: list[int] = []
+"""The rows of the last unique_rows call answered False because their `trial_seconds` ran out (indices)."""
+
+
 def unique_rows(
     template: GridPuzzle,
     solutions: Sequence[bytes],
@@ -330,8 +428,12 @@ def unique_rows(
     backend: str = "backtrack",
     deadline: float | None = None,
     threads: int = 1,
+    trial_seconds: float | None = None,
 ) -> list[bool] | None:
     """Whether each row of givens (bytes, 0 = empty), with the units and cages of `template`, has one solution.
+
+    `trial_seconds`: at most that long for each row, searched one by one; a row not decided by then is
+    answered False (not known to be unique) and listed in UNDECIDED.
 
     Each row is a subset of the values of its solution (solutions[k], bytes), so it has that one: a row
     found unique must have that grid as its solution, which is checked (RuntimeError otherwise), and
@@ -339,11 +441,12 @@ def unique_rows(
     before every row is answered. On the backtracking backend, from BATCH_FROM rows on, one kernel batch
     (backtrack.solve_givens, on `threads` threads); fewer rows, or another backend, one search each.
     """
+    UNDECIDED.clear()
     if not rows:
         return []
     if deadline is not None and _now() >= deadline:
         return None
-    if backend == "backtrack" and len(rows) >= BATCH_FROM:
+    if backend == "backtrack" and len(rows) >= BATCH_FROM and trial_seconds is None:
         import numpy as np
 
         from .backends.backtrack import solve_givens
@@ -359,16 +462,22 @@ def unique_rows(
             raise RuntimeError("backend 'backtrack' found one solution, not the grid the givens came from")
         return unique.tolist()
     engine = get_backend(backend) if backend == "backtrack" else None
-    answers = []
+    answers: list[bool] = []
     for row, solution in zip(rows, solutions, strict=True):
         puzzle = unchecked(template, row)
         left = _left(deadline)
+        if trial_seconds is not None:
+            left = trial_seconds if left is None else min(left, trial_seconds)
         if engine is not None:  # the grid is compared with `solution` below: no need for solve()'s check
             found = engine.solve(puzzle, limit=2, keep=1, time_limit=left)
         else:
             found = solve_puzzle(puzzle, backend=backend, limit=2, keep=1, time_limit=left)
-        if found.status == "timeout":
+        if found.status == "timeout" and (trial_seconds is None or (deadline is not None and _now() >= deadline)):
             return None
+        if found.status == "timeout":
+            UNDECIDED.append(len(answers))
+            answers.append(False)
+            continue
         if found.count == 1 and bytes(found.solutions[0]) != solution:
             raise RuntimeError(f"backend {backend!r} found one solution, not the grid the givens came from")
         answers.append(found.count == 1)

@@ -31,7 +31,7 @@ MESSAGE = re.compile(r"^cpmodels(?: \w+)?: ", re.MULTILINE)
 """The start of a message line: `cpmodels: ...`, or argparse's `cpmodels solve: error: ...`."""
 FAMILIES = {
     "sudoku_line", "sudoku_grid", "sudoku_integers", "gecode", "cagelist", "lettergrid", "indexgrid",
-    "oneline", "cellnames", "json", "keen", "solo", "pls", "qwh", "dlx", "files", "argv",
+    "oneline", "cellnames", "json", "keen", "solo", "pls", "qwh", "dlx", "pseudocoup", "files", "argv",
 }  # fmt: skip
 """The groups the catalogue must cover: every format the package reads, odd files, the command line."""
 SUBPROCESS_CASES = (

@@ -138,6 +138,7 @@ def _writer_samples() -> list[tuple[str, str]]:
     samples += [(fmt, formats.write_puzzle(mathdoku, fmt)) for fmt in ("cagelist", "lettergrid", "indexgrid")]
     samples += [(fmt, formats.write_puzzle(mathdoku, fmt)) for fmt in ("oneline", "cellnames", "json")]
     samples += [(fmt, formats.write_puzzle(latin, fmt)) for fmt in ("pls", "qwh")]
+    samples += [("pseudocoup", formats.write_puzzle(sudoku6, "pseudocoup"))]
     samples += [("dlx", formats.write_puzzle(mathdoku, "dlx")), ("dlx", DLX3_SAMPLE)]
     return samples
 
@@ -308,9 +309,9 @@ def latins(draw):
 
 FAMILY = {"sudoku": sudokus(), "mathdoku": mathdokus(), "qwh": latins()}
 EXPRESSES = {
-    "sudoku": ("line", "grid", "solo", "json"),
+    "sudoku": ("line", "grid", "solo", "json", "pseudocoup"),
     "mathdoku": ("cagelist", "lettergrid", "indexgrid", "oneline", "cellnames", "json", "keen"),
-    "qwh": ("pls", "qwh", "json"),
+    "qwh": ("pls", "qwh", "json", "pseudocoup"),
 }
 """The input formats that can hold each family; the others should refuse to write it."""
 

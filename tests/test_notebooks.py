@@ -1,6 +1,9 @@
 """The notebooks run top to bottom on small inputs (CPMODELS_NOTEBOOK_SMALL=1) and reach their conclusion.
 
-Each runs in a fresh kernel of this interpreter (checked through sys.prefix), matplotlib on Agg.
+Each runs in a fresh kernel of this interpreter (checked through sys.prefix), matplotlib on Agg. They are
+stored executed, with their outputs (so that a reader sees the tables, plots and puzzle pictures without
+running them): every code cell run once, in order, without an error, the conclusion among the outputs,
+at least one puzzle drawn as SVG (cpmodels.draw), and the file kept small.
 """
 
 import sys
@@ -58,8 +61,22 @@ def test_backends_notebook_without_data(monkeypatch, tmp_path):
     assert "all backends agree" in printed
 
 
+MAX_BYTES = 600_000
+"""The largest notebook file stored (outputs included): pictures as SVG, plots as modest PNGs."""
+MAX_IMAGE_BYTES = 300_000
+"""The largest single image output (base64 PNG or SVG text): a four-panel plot is about 230 kB."""
+
+
 @pytest.mark.parametrize("name", sorted(KEY_OUTPUT))
-def test_notebook_stored_without_outputs(name):
-    nb = nbformat.read(NOTEBOOKS / name, as_version=4)
+def test_notebook_stored_executed_in_order_with_small_outputs_and_pictures(name):
+    path = NOTEBOOKS / name
+    nb = nbformat.read(path, as_version=4)
     code = [cell for cell in nb.cells if cell.cell_type == "code"]
-    assert code and all(cell.outputs == [] and cell.execution_count is None for cell in code)
+    assert code and [cell.execution_count for cell in code] == list(range(1, len(code) + 1))
+    outputs = [out for cell in code for out in cell.outputs]
+    assert not [out for out in outputs if out.output_type == "error"]
+    printed = "".join(out.get("text", "") for out in outputs if out.output_type == "stream")
+    assert KEY_OUTPUT[name] in printed
+    images = [out.data[kind] for out in outputs for kind in out.get("data", {}) if kind.startswith("image/")]
+    assert any("<svg" in str(image) for image in images), "no puzzle drawn"
+    assert max(map(len, images)) <= MAX_IMAGE_BYTES and path.stat().st_size <= MAX_BYTES

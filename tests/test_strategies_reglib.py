@@ -46,8 +46,39 @@ CODES = {
     "0800": "xy-wing",
     "0801": "xyz-wing",
     "0803": "w-wing",
+    "0310": "finned-x-wing",
+    "0311": "finned-swordfish",
+    "0312": "finned-jellyfish",
+    "0320": "sashimi-x-wing",
+    "0321": "sashimi-swordfish",
+    "0322": "sashimi-jellyfish",
+    "0402": "empty-rectangle",
+    "0403": "turbot-fish",
+    "0600": "unique-rectangle-1",
+    "0601": "unique-rectangle-2",
+    "0602": "unique-rectangle-3",
+    "0603": "unique-rectangle-4",
+    "0606": "hidden-rectangle",
+    "0610": "bug-plus-1",
+    "0706": "nice-loop",
+    "0707": "nice-loop",
+    "0708": "aic",
+    "0709": "nice-loop",
+    "0710": "nice-loop",
+    "0711": "aic",
+    "0901": "als-xz",
+    "1101": "sue-de-coq",
 }
 """HoDoKu's technique codes mapped to the techniques cpmodels implements."""
+
+NEEDS_OPTION = {
+    variant: "HoDoKu's `allow missing candidates` for uniqueness: a corner already lost a or b"
+    for variant in ("0600-2", "0601-2", "0602-2", "0603-2", "0606-2")
+} | {
+    variant: "HoDoKu's `ALS nodes in chains`: the chain runs through an almost locked set"
+    for variant in ("0709-2", "0710-3", "0710-4", "0711-3", "0711-4")
+}
+"""Library variants that need a HoDoKu option cpmodels does not have, with the reason: not counted."""
 
 
 @dataclass(frozen=True)
@@ -73,7 +104,7 @@ def parse_case(k: int, line: str) -> Case | None:
     """The case of one library line, or None when its technique is not implemented."""
     fields = line.split(":")
     code, _, variant = fields[1].partition("-")
-    if code not in CODES:
+    if code not in CODES or fields[1] in NEEDS_OPTION:
         return None
     cells: list[int] = []
     givens: list[int] = []
@@ -101,7 +132,7 @@ def parse_case(k: int, line: str) -> Case | None:
         fields[1],
         CODES[code],
         variant == "x",
-        State(geo, cands, cells),
+        State(geo, cands, cells, unique=True),
         tuple(givens),
         _triples(fields[5]),
         _triples(fields[6]),
@@ -200,14 +231,22 @@ def test_the_reader_reads_a_hand_made_line():
 
 SINGLES = ["full-house", "hidden-single", "naked-single"]
 _SUMMARY = re.compile(r"(?:s )?([a-z0-9]+)\(\d+\)(?: s)?")
+EXEMPLARS_BEYOND = {
+    708: "gaic: HoDoKu's grouped AIC finds a chain here that cpmodels' (singles and box-line groups, no ALS nodes) "
+    "does not: singles + aic get stuck",
+    711: "gaic: the same",
+}
+"""Exemplar lines (1-based, in hodoku_exemplars-1.0.txt) cpmodels cannot solve with the named technique: not counted."""
 
 
 def test_hodoku_exemplars_need_exactly_their_technique():
     """Exemplars summarised `s T(k) s` with T implemented: singles + T solve it using T; singles alone get stuck."""
+    from cpmodels.solve import solve
+
     path = shared_data("sudoku9_techniques/hodoku_exemplars-1.0.txt")
     tally: dict[str, list[int]] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.startswith("#") or " # " not in line:
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if line.startswith("#") or " # " not in line or number in EXEMPLARS_BEYOND:
             continue
         text, summary = line.split(" # ", 1)
         found = _SUMMARY.fullmatch(summary.strip())
@@ -218,8 +257,12 @@ def test_hodoku_exemplars_need_exactly_their_technique():
         except ValueError:
             continue  # a technique cpmodels does not implement yet
         puzzle = sudoku_puzzle([0 if ch == "." else int(ch) for ch in text.strip()], (3, 3))
-        with_it = explain(puzzle, techniques=[*SINGLES, key])
-        alone = explain(puzzle, techniques=SINGLES)
+        start = State.from_puzzle(puzzle)
+        if get_technique(key).info.unique:  # uniqueness techniques need the proof that there is one solution
+            assert solve(puzzle, backend="backtrack", limit=2).count == 1
+            start = start.proved_unique()
+        with_it = explain(start, techniques=[*SINGLES, key])
+        alone = explain(start, techniques=SINGLES)
         ok = with_it.solved and any(s.technique == key for s in with_it.steps) and alone.stuck
         counts = tally.setdefault(found[1], [0, 0])
         counts[0] += ok

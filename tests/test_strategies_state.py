@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from cpmodels import GridPuzzle, count_solutions, is_solution, solve
 from cpmodels.errors import PuzzleError
 from cpmodels.formats.sudoku import read_puzzle
 from cpmodels.latin import latin_puzzle
@@ -20,6 +21,7 @@ from cpmodels.strategies import (
     resolve,
     techniques,
 )
+from cpmodels.strategies.state import digits_of
 from cpmodels.sudoku import sudoku_puzzle
 
 PUZZLE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
@@ -148,12 +150,12 @@ def test_technique_names_aliases_and_table():
 
 def test_unknown_policy_and_scale_list_the_valid_names():
     puzzle = read_puzzle(PUZZLE)
-    with pytest.raises(ValueError, match="valid policies: zambon"):
-        explain(puzzle, policy="se")
+    with pytest.raises(ValueError, match="valid policies: zambon, se, hodoku, keen"):
+        explain(puzzle, policy="serate")
     from cpmodels.strategies import grade
 
-    with pytest.raises(ValueError, match="valid scales: zambon"):
-        grade(puzzle, scales=("zambon", "hodoku"))
+    with pytest.raises(ValueError, match="valid scales: zambon, se, hodoku, keen, cp"):
+        grade(puzzle, scales=("zambon", "elo"))
 
 
 def test_text_on_grids_above_nine_never_runs_numbers_together():
@@ -173,9 +175,26 @@ def test_text_on_grids_above_nine_never_runs_numbers_together():
     assert format_step(step) == "Naked Pair: 10,12 in r1c2,r1c13 => r1c1<>10/12"
 
 
-def test_cages_are_refused_for_now():
+def test_cages_are_carried_by_the_state_and_explained():
     from cpmodels.grid import Cage, GridPuzzle, latin_units
 
-    cages = (Cage(((0, 0), (0, 1)), "+", 3), Cage(((1, 0), (1, 1)), "+", 3))
-    with pytest.raises(ValueError, match="cages"):
-        explain(GridPuzzle(2, latin_units(2), (0,) * 4, cages))
+    rows = (Cage(((0, 0), (0, 1)), "+", 3), Cage(((1, 0), (1, 1)), "+", 3))
+    puzzle = GridPuzzle(2, latin_units(2), (0,) * 4, rows)
+    state = State.from_puzzle(puzzle)
+    assert state.cages == (((0, 1), "+", 3), ((2, 3), "+", 3))
+    assert State.from_json(state.to_json()) == state and State.from_json(state.to_json()).cages == state.cages
+    assert explain(puzzle, max_level=3).stuck  # two solutions: no sound step places a digit
+    givens = (Cage(((0, 0),), "=", 1), Cage(((0, 1),), "=", 2), rows[1])
+    done = explain(GridPuzzle(2, latin_units(2), (0,) * 4, givens))
+    assert done.solved and done.steps[0].technique == "cage-given" and done.final.values == (1, 2, 2, 1)
+
+
+def test_candidate_hints_are_the_cells_first_candidates_and_explain_solves_by_them():
+    plain = sudoku_puzzle([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 3, 0, 4])
+    hinted = GridPuzzle(4, plain.units, plain.givens, domains=(0b0011,) + (0b1111,) * 15)
+    assert State.from_puzzle(plain).cands[0] != State.from_puzzle(hinted).cands[0]
+    assert set(digits_of(State.from_puzzle(hinted).cands[0])) <= {1, 2}
+    assert count_solutions(plain, 10) > 1 and count_solutions(hinted, 10) == 1
+    solution = solve(hinted).solutions[0]
+    told = explain(hinted)
+    assert not told.stuck and tuple(told.final.values) == solution and is_solution(hinted, solution)

@@ -51,7 +51,7 @@ import numpy as np
 
 from .. import cages as cage_rules
 from ..errors import PuzzleError
-from ..grid import Cage, GridPuzzle, explain_violation, grids_hold
+from ..grid import Cage, GridPuzzle, explain_violation, givens_bytes, grids_hold
 from .backtrack_kernel import (  # the layout the kernel reads: numba is imported only to compile it
     A_BUFFER,
     A_GIVENS,
@@ -300,7 +300,14 @@ class CompiledPuzzle:
 
 
 def compile_puzzle(puzzle: GridPuzzle) -> CompiledPuzzle:
-    """The structure the kernel searches for the puzzle's shape: units and peers, cages and their tuples."""
+    """The structure the kernel searches for the puzzle's shape: units and peers, cages and their tuples.
+
+    Candidate hints (puzzle.domains) are part of the shape, compiled afresh for each puzzle that has
+    them: a hinted cell's cage keeps only the tuples its hints allow, and a hinted cell outside every
+    cage becomes a one-cell cage whose tuples are its allowed values.
+    """
+    if puzzle.domains:
+        return _compile_shape(puzzle.n, puzzle.units, puzzle.cages, puzzle.domains)
     return _shape(puzzle.n, puzzle.units, puzzle.cages)
 
 
@@ -338,21 +345,22 @@ def _shape(n: int, units: tuple, cages: tuple) -> CompiledPuzzle:
     return shape
 
 
-def _compile_shape(n: int, units: tuple, cages: tuple) -> CompiledPuzzle:
+def _compile_shape(n: int, units: tuple, cages: tuple, domains: tuple[int, ...] = ()) -> CompiledPuzzle:
     """Build the structure array: header, then the unit, cage and intersection arrays in STRUCTURE order."""
     if n > 64:
         raise PuzzleError(f"the backtrack kernel holds orders up to 64, not {n}")
-    cage_arrays = _cage_arrays(n, cages)
+    cage_arrays = _cage_arrays(n, cages, domains)
+    ncages = len(cage_arrays[1]) - 1  # the cages, and the one-cell cages of hinted cells
     unit_part = _unit_arrays(n, units)
     inter_part = _intersection_arrays(n, units)
     arrays = (*unit_part, *cage_arrays[:-1], *inter_part, _cell_unit_bits(n, units))
     header = np.zeros(S_ARRAYS + len(arrays) + 1, np.int64)
-    header[S_N : S_INTERS + 1] = (n, n * n, len(units), len(cages), len(inter_part[0]) - 1)
+    header[S_N : S_INTERS + 1] = (n, n * n, len(units), ncages, len(inter_part[0]) - 1)
     header[S_ARRAYS:] = len(header) + np.concatenate(([0], np.cumsum([len(a) for a in arrays])))
     st = np.concatenate((header, *arrays)).astype(np.int64)
-    largest = max((len(cage.cells) for cage in cages), default=0)
+    largest = max((len(cage.cells) for cage in cages), default=1 if ncages else 0)
     nparts = len(inter_part[-3])
-    return CompiledPuzzle(n, st, cage_arrays[-1], len(units), len(cages), len(inter_part[0]) - 1, largest, nparts)
+    return CompiledPuzzle(n, st, cage_arrays[-1], len(units), ncages, len(inter_part[0]) - 1, largest, nparts)
 
 
 def _cell_unit_bits(n: int, units: tuple) -> np.ndarray:
@@ -453,18 +461,43 @@ def _intersection_arrays(n: int, units: tuple[tuple[int, ...], ...]) -> tuple[np
     return (*_flat(inters), inter_units, *_flat(rests), *(np.array(a, np.int64) for a in ints), *_flat(part_cells))
 
 
-def _cage_arrays(n: int, cages: tuple[Cage, ...]) -> tuple[np.ndarray, ...]:
-    """cell_cage, cage_start, cage_cells, tuple_start (int64) and tuple_bits (uint64) for these cages."""
+def _cage_arrays(n: int, cages: tuple[Cage, ...], domains: tuple[int, ...] = ()) -> tuple[np.ndarray, ...]:
+    """cell_cage, cage_start, cage_cells, tuple_start (int64) and tuple_bits (uint64) for these cages.
+
+    With candidate hints (`domains`), each cage keeps the tuples they allow, and each hinted cell outside
+    the cages is a cage of its own whose tuples are its allowed values.
+    """
     cell_cage = np.full(n * n, -1, np.int64)
-    for g, cage in enumerate(cages):
-        for r, c in cage.cells:
-            cell_cage[r * n + c] = g
-    cage_start, cage_cells = _flat([[r * n + c for r, c in cage.cells] for cage in cages])
+    groups = [[r * n + c for r, c in cage.cells] for cage in cages]
     bits = [_tuple_bits(_clash_pattern(cage.cells), cage.op, cage.target, n) for cage in cages]
-    tuple_start = np.zeros(len(cages) + 1, np.int64)
+    if domains:
+        bits = [_hinted(b, cells, domains) for b, cells in zip(bits, groups, strict=True)]
+        caged = {i for cells in groups for i in cells}
+        full = (1 << n) - 1
+        alone = [i for i, mask in enumerate(domains) if mask != full and i not in caged]
+        groups += [[i] for i in alone]
+        bits += [_value_bits(domains[i], n) for i in alone]
+    for g, cells in enumerate(groups):
+        cell_cage[cells] = g
+    cage_start, cage_cells = _flat(groups)
+    tuple_start = np.zeros(len(bits) + 1, np.int64)
     tuple_start[1:] = np.cumsum([b.size for b in bits])
     tuple_bits = np.concatenate(bits) if bits else np.zeros(1, np.uint64)
+    if not tuple_bits.size:  # every cage's tuples forbidden by hints: still an array with an address
+        tuple_bits = np.zeros(1, np.uint64)
     return cell_cage, cage_start, cage_cells, tuple_start, tuple_bits
+
+
+def _hinted(bits: np.ndarray, cells: list[int], domains: tuple[int, ...]) -> np.ndarray:
+    """A cage's tuple bits (tuples x cells, flattened) without the tuples its cells' candidate hints forbid."""
+    table = bits.reshape(-1, len(cells))
+    allowed = np.array([domains[i] for i in cells], np.uint64)
+    return table[((table & allowed) != 0).all(axis=1)].ravel()
+
+
+def _value_bits(mask: int, n: int) -> np.ndarray:
+    """The one-cell tuples of the values in a candidate mask, as tuple bits."""
+    return np.array([1 << v for v in range(n) if mask >> v & 1], np.uint64)
 
 
 def _clash_pattern(cells: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
@@ -679,9 +712,9 @@ class BacktrackBackend:
         timer = SolveTimer()
         if puzzle.cages and unreachable_cage(puzzle):
             return timer.finish(self.name, [], limit, True, {"nodes": 0, "backtracks": 0, "probes": 0, "guesses": 0})
-        shape = _shape(puzzle.n, puzzle.units, puzzle.cages)
+        shape = compile_puzzle(puzzle)
         work = _one_puzzle_workspace(shape)
-        work.givens_bytes[:] = bytes(puzzle.givens)
+        work.givens_bytes[:] = givens_bytes(puzzle)
         work.a[A_OPTIONS] = self.options
         timer.built()
         keep = kept(limit, keep) if self.keep is None else min(self.keep, kept(limit, keep))
@@ -743,7 +776,8 @@ def solve_many(
         return solve_givens(_empty_batch_template(), np.zeros((0, 1), np.int64), limit=limit)
     template = puzzles[0]
     for k, puzzle in enumerate(puzzles):
-        if puzzle.n != template.n or puzzle.units != template.units or puzzle.cages != template.cages:
+        same = puzzle.n == template.n and puzzle.units == template.units and puzzle.cages == template.cages
+        if not same or puzzle.domains != template.domains:
             raise PuzzleError(f"solve_many takes puzzles of one shape: puzzle {k + 1} differs from the first")
     ncells = template.n * template.n
     givens = np.frombuffer(b"".join(bytes(puzzle.givens) for puzzle in puzzles), np.uint8).reshape(-1, ncells)
@@ -792,7 +826,7 @@ def solve_givens(
         return BatchResult(
             empty, zeros, empty, empty, np.ones(len(rows), bool), time.perf_counter() - start, empty, empty
         )
-    shape = _shape(n, template.units, template.cages)
+    shape = compile_puzzle(template)
     puzzles = np.ascontiguousarray(rows, np.uint8)
     results = np.zeros((len(rows), R_COLUMNS), np.int64)
     firsts = np.zeros(puzzles.shape, np.uint8)

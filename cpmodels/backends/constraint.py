@@ -131,14 +131,17 @@ def build_model(puzzle: GridPuzzle) -> ConstraintModel:
 
 
 def _domains(puzzle: GridPuzzle) -> dict[int, tuple[int, ...]]:
-    """For each empty cell, the values 1..n that no given in one of its units holds."""
+    """For each empty cell, the values 1..n its candidate hints allow that no given in one of its units holds."""
     taken: dict[int, set[int]] = {i: set() for i, g in enumerate(puzzle.givens) if not g}
     for unit in puzzle.units:
         values = {puzzle.givens[i] for i in unit} - {0}
         for i in unit:
             if i in taken:
                 taken[i] |= values
-    return {i: tuple(v for v in range(1, puzzle.n + 1) if v not in used) for i, used in taken.items()}
+    return {
+        i: tuple(v for v in range(1, puzzle.n + 1) if v not in used and puzzle.allows(i, v))
+        for i, used in taken.items()
+    }
 
 
 def _table(

@@ -101,17 +101,21 @@ def _unit_template(n: int, units: tuple[tuple[int, ...], ...]) -> cp_model.CpMod
 
 
 def _grid_model(puzzle: GridPuzzle) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
-    """A model with the cells and units of `puzzle`, copied from its template, and the givens fixed."""
+    """A model with the cells and units of `puzzle`, copied from its template, the givens fixed, hints as domains."""
     if CpBaseModel is None:
         model = cp_model.CpModel()
-        return model, _add_grid(model, puzzle.n, puzzle.units, puzzle.givens)
-    model = _LeanCpModel()
-    model.proto.copy_from(_unit_template(puzzle.n, puzzle.units).proto)
-    proto = model.proto
-    cells = [cp_model.IntVar(proto, i) for i in range(puzzle.n * puzzle.n)]
-    for x, g in zip(cells, puzzle.givens, strict=True):
-        if g:
-            x.with_domain(Domain(g, g))
+        cells = _add_grid(model, puzzle.n, puzzle.units, puzzle.givens)
+    else:
+        model = _LeanCpModel()
+        model.proto.copy_from(_unit_template(puzzle.n, puzzle.units).proto)
+        proto = model.proto
+        cells = [cp_model.IntVar(proto, i) for i in range(puzzle.n * puzzle.n)]
+        for x, g in zip(cells, puzzle.givens, strict=True):
+            if g:
+                x.with_domain(Domain(g, g))
+    for i, mask in enumerate(puzzle.domains):  # candidate hints: the empty cells' domains shrink to them
+        if not puzzle.givens[i]:
+            cells[i].with_domain(Domain.from_values([v for v in range(1, puzzle.n + 1) if mask >> (v - 1) & 1]))
     return model, cells
 
 

@@ -564,10 +564,11 @@ def compile_puzzle(puzzle: GridPuzzle, precover: bool = True) -> CompiledPuzzle:
     free = (givens == 0) | (not precover)
     for cage in puzzle.cages:
         free[[r * n + c for r, c in cage.cells]] = False
-    blocks = _free_blocks(structure, free, cell_item, unit_item, givens, n)
+    hints = _hint_table(puzzle)
+    blocks = _free_blocks(structure, free, cell_item, unit_item, givens, n, hints)
     infeasible = False
     for cage in puzzle.cages:
-        block = _cage_block(n, cage, structure.cell_units, cell_item, unit_item, givens, precover)
+        block = _cage_block(n, cage, structure.cell_units, cell_item, unit_item, givens, precover, hints)
         infeasible |= block is None
         if block is not None and block.items.size:
             blocks.append(block)
@@ -576,6 +577,14 @@ def compile_puzzle(puzzle: GridPuzzle, precover: bool = True) -> CompiledPuzzle:
     values = np.concatenate([b.values.ravel() for b in blocks] or [np.zeros(0, np.int32)]).astype(np.int32)
     cover = ExactCover(n_primary, n_items - n_primary, option_start, option_items)
     return CompiledPuzzle(cover, cell_start, cells, values, givens, cell_item, unit_item, infeasible)
+
+
+def _hint_table(puzzle: GridPuzzle) -> np.ndarray | None:
+    """allowed[cell, value - 1]: the candidate hints of `puzzle` as a table (cells x n); None without hints."""
+    if not puzzle.domains:
+        return None
+    masks = np.array(puzzle.domains, np.uint64)[:, None]
+    return (masks >> np.arange(puzzle.n, dtype=np.uint64)[None, :]) & np.uint64(1) == 1
 
 
 @dataclass(frozen=True, eq=False)
@@ -635,9 +644,15 @@ def _number_items(
 
 
 def _free_blocks(
-    structure: _Structure, free: np.ndarray, cell_item: np.ndarray, unit_item: np.ndarray, givens: np.ndarray, n: int
+    structure: _Structure,
+    free: np.ndarray,
+    cell_item: np.ndarray,
+    unit_item: np.ndarray,
+    givens: np.ndarray,
+    n: int,
+    hints: np.ndarray | None = None,
 ) -> list[_Block]:
-    """The options of the `free` cells (outside cages), one per cell and value, a block per count of units of a cell."""
+    """The options of the `free` cells (outside cages), one per cell and value its hints allow, a block per degree."""
     blocks = []
     values = np.arange(1, n + 1, dtype=np.int32)
     for all_cells, all_units in structure.by_degree:
@@ -647,6 +662,8 @@ def _free_blocks(
         items[:, :, 1:] = unit_item[units[:, None, :], values[None, :, None]]
         g = givens[cells][:, None]
         allowed = (items >= 0).all(axis=2) & ((g == 0) | (g == values[None, :]))
+        if hints is not None:  # candidate hints: the rows of other values are dropped
+            allowed &= hints[cells]
         which, value_index = np.nonzero(allowed)
         blocks.append(_Block(items[allowed], cells[which][:, None].astype(np.int32), values[value_index][:, None]))
     return blocks
@@ -660,12 +677,15 @@ def _cage_block(
     unit_item: np.ndarray,
     givens: np.ndarray,
     precover: bool,
+    hints: np.ndarray | None = None,
 ) -> _Block | None:
-    """One option per allowed tuple of `cage` agreeing with the givens; None if a fully given cage breaks its rule."""
+    """One option per allowed tuple of `cage` agreeing with givens and hints; None if a full cage breaks its rule."""
     cells = [r * n + c for r, c in cage.cells]
     tuples = _tuples_for(cage.cells, cage.op, cage.target, n)
     if tuples is None:
         raise BackendUnavailableError(_too_many(cage))
+    if hints is not None:
+        tuples = tuples[hints[cells, tuples - 1].all(axis=1)]
     g = givens[cells]
     if g.any():
         tuples = tuples[((g == 0) | (tuples == g)).all(axis=1)]

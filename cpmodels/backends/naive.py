@@ -2,8 +2,9 @@
 
 The baseline the notebooks measure propagation (backtrack), dancing links (dlx) and CP-SAT from: no
 candidates, no propagation, no choice of cell or value. The empty cells are filled in row-major order,
-each with the values 1..n in turn; a placement is kept when no unit holding the cell (row, column,
-box, or any unit of puzzle.units) already holds the value, and, if the cell is the last empty cell of
+each with the values 1..n in turn; a placement is kept when the cell's candidate hints (if any) allow
+the value, no unit holding the cell (row, column, box, or any unit of puzzle.units) already holds it,
+and, if the cell is the last empty cell of
 a cage (in that order), when the cage's values meet its operator and target (cages.holds, which
 accepts any operator that fits for a hidden one). A value that fails is followed by the next; a cell
 whose values run out sends the search back to the cell before it. The search is written with an
@@ -70,6 +71,8 @@ class NaiveSearch:
     """Per unit, the bits (1 << v) of the values its givens hold."""
     feasible: bool
     """False when a cage without empty cells does not meet its target: no grid solves the puzzle."""
+    allowed: tuple[int, ...] = ()
+    """Per empty cell of `order`, the bits (1 << v) of the values its candidate hints allow; () without hints."""
 
 
 def compile_puzzle(puzzle: GridPuzzle) -> NaiveSearch:
@@ -104,7 +107,13 @@ def compile_puzzle(puzzle: GridPuzzle) -> NaiveSearch:
         tuple(tuple(c) for c in checks),
         tuple(masks),
         feasible,
+        tuple(_allowed(puzzle, i) for i in order) if puzzle.domains else (),
     )
+
+
+def _allowed(puzzle: GridPuzzle, i: int) -> int:
+    """The bits (1 << v) of the values 1..n cell i may hold: its candidate hints, or every value."""
+    return (puzzle.domains[i] if puzzle.domains else (1 << puzzle.n) - 1) << 1
 
 
 def dead_end_bound(puzzle: GridPuzzle) -> int | None:
@@ -127,7 +136,7 @@ def dead_end_bound(puzzle: GridPuzzle) -> int | None:
     for i, g in enumerate(givens):
         if g:
             continue
-        left = n - taken[i].bit_count()
+        left = (_allowed(puzzle, i) & ~taken[i]).bit_count()
         if not left:
             return n * nodes
         paths *= left
@@ -147,6 +156,7 @@ def search(
     `deadline` (perf_counter time), the clock read every CHECK_EVERY nodes.
     """
     n, order, units_of, checks = compiled.n, compiled.order, compiled.units_of, compiled.checks
+    allowed = compiled.allowed or (((1 << n) - 1) << 1,) * len(order)
     stats: dict[str, float] = {"nodes": 0, "backtracks": 0, "cells": len(order)}
     if not compiled.feasible:
         return [], 0, True, stats
@@ -173,6 +183,7 @@ def search(
             break
         i = order[d]
         units = units_of[d]
+        hints = allowed[d]
         v = values[d]
         if v:  # take back the value placed here, to try the next one
             bit = 1 << v
@@ -189,6 +200,8 @@ def search(
             nodes += 1
             v += 1
             bit = 1 << v
+            if not hints & bit:  # outside the cell's candidate hints: checked like a unit
+                continue
             for u in units:
                 if used[u] & bit:
                     break

@@ -17,7 +17,9 @@ Clauses, in this order:
   2. Units: for each unit of puzzle.units in order, for v = 1..n, with xs = var(i, v) for the unit's
      cells i in the unit's order: the clause (xs) if the unit has n cells (a shorter unit has none),
      then AMO(xs).
-  3. Givens: for i = 0 .. n*n-1 with a given g, the unit clause (var(i, g)).
+  3. Givens: for i = 0 .. n*n-1 with a given g, the unit clause (var(i, g)); then candidate hints
+     (GridPuzzle.domains, only in a puzzle that has them): for i = 0 .. n*n-1 without a given, for each
+     v = 1..n its hints leave out, the unit clause (-var(i, v)).
   4. Cages: for each cage of puzzle.cages in order, its allowed tuples t_1 .. t_m: every tuple of
      values 1..n for the cage's cells (in the cage's order) that meets its operator and target
      (cages.holds; a hidden operator allows any that fits) and repeats no value between two of its
@@ -162,6 +164,9 @@ def puzzle_cnf(puzzle: GridPuzzle) -> Cnf:
     shared, next_var = _structure(n, puzzle.units)
     clauses: list[Sequence[int]] = list(shared)  # the shared clauses are tuples, never copied
     clauses.extend([i * n + g] for i, g in enumerate(puzzle.givens) if g)
+    for i, mask in enumerate(puzzle.domains):  # candidate hints: the values left out, as unit clauses
+        if not puzzle.givens[i]:
+            clauses.extend([-(i * n + v)] for v in range(1, n + 1) if not mask >> (v - 1) & 1)
     empty = None
     for k, cage in enumerate(puzzle.cages, start=1):
         cells = [r * n + c for r, c in cage.cells]

@@ -6,12 +6,15 @@ reader, its writer, and how several puzzles are written one after another (its s
 Modules: text (the located-text primitives every reader uses: Entry, Token, content lines, the bounded
 integer parser), sudoku (line, grid, Gecode lines, JSON grids), mathdoku (six cage-file formats and the
 bordered drawing), latin (pls, qwh), tatham (Keen and Solo game IDs), dlx (exact-cover problems and Knuth's
-DLX1-DLX3 files), knuth (Knuth's SUDOKU-DLX and DANCE exports of a Sudoku).
+DLX1-DLX3 files), knuth (Knuth's SUDOKU-DLX and DANCE exports of a Sudoku), pseudocoup (Fowler's input
+language, with candidate hints, and his solution grids), plain_lines (a file of one-puzzle lines read at
+once into numpy arrays, for the backtracking kernel's blocks; each line as `line` reads it).
 
 Detection (`detect`) tries the formats in DETECTION_ORDER and stops at the first whose sniff matches.
 The most distinctive come first, each looking at the first content line or two: Solo and Keen game IDs,
 pls and qwh files, the Mathdoku formats; then Knuth's DLX files (an item line of distinct names, then
-options of them), a Sudoku's `line`, and `grid` for rows of cells. So a Sudoku file costs the other
+options of them), pseudocoup (a first line or two with a hint, an edit, a `//`, `"` or `<` comment or its
+shape comment), a Sudoku's `line`, and `grid` for rows of cells. So a Sudoku file costs the other
 detectors a glance at its first line. A file whose name ends in `.dlx` is a DLX file whatever it holds.
 A text none of them takes is refused (`not recognised`), naming the formats whose `hint` its first line
 matches.
@@ -25,7 +28,7 @@ cellnames, pls); a DLX file (dlx, sudoku-dlx, dance) holds one puzzle (an exact-
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 
@@ -33,7 +36,7 @@ from ..cover import ExactCoverProblem
 from ..errors import CpModelsError, ParseError
 from ..grid import GridPuzzle
 from ..sudoku import box_of
-from . import dlx, knuth, latin, mathdoku, sudoku, tatham
+from . import dlx, knuth, latin, mathdoku, pseudocoup, sudoku, tatham
 from .sudoku import parse_symbols
 from .text import SEPARATOR, Entry, content_lines, empty_input
 
@@ -181,6 +184,15 @@ _ALL = (
         hint=_hint(r"[^:]*:[0-9]+:.*,"),
     ),
     Format(
+        "pseudocoup",
+        ("sudoku", "qwh"),
+        "Fowler's pseudocoup input: cells in a stream, comments # // \" [..] <..>, hints {..}, edits [R,C]=V",
+        pseudocoup.sniff,
+        pseudocoup.read,
+        pseudocoup.write,
+        hint=_hint(r"(?![\[{]\s*\")(?:[\[<\"{]|//)"),  # a JSON object or array starts `{"` or `["`: not this
+    ),
+    Format(
         "dlx",
         ("exact cover",),
         "Knuth's DLX1-DLX3 files: an item line (`|` before secondary items), then one option a line",
@@ -216,14 +228,16 @@ FORMATS: dict[str, Format] = {f.name: f for f in _ALL}
 DETECTION_ORDER = (
     *("solo", "keen", "pls", "qwh"),
     *("json", "oneline", "lettergrid", "indexgrid", "cagelist", "cellnames"),
-    *("dlx", "line", "grid"),
+    *("dlx", "pseudocoup", "line", "grid"),
 )
 """The order detect() tries the formats in: the most distinctive first, `grid` (rows of cells) last."""
 
 SOLUTION_FORMATS = ("grid", "line", "json")
 """How a solution is printed: a grid with box or cage borders, one line of symbols, or JSON."""
-NATIVE_SOLUTIONS = ("pls", "qwh")
-"""Input formats whose solutions write_solution also writes in the format itself (symbols 0..n-1)."""
+NATIVE_SOLUTIONS = ("pls", "qwh", "pseudocoup")
+"""Input formats whose solutions write_solution also writes in the format itself (pls, qwh: symbols 0..n-1)."""
+HINT_FORMATS = ("pseudocoup", "dlx")
+"""The formats that carry candidate hints (GridPuzzle.domains): pseudocoup's, and dlx as the exact cover's options."""
 
 
 def input_formats() -> tuple[str, ...]:
@@ -246,11 +260,23 @@ def detect(text: str, path: str = "") -> str | None:
 
     A format that claims the ending (`.dlx`) wins; else the first in DETECTION_ORDER whose sniff matches.
     """
+    return detect_lines([ln.strip() for _, ln in content_lines(text)[: sudoku.DETECT_LINES]], path)
+
+
+def detect_lines(lines: list[str], path: str = "", known: Mapping[str, bool] | None = None) -> str | None:
+    """detect() of a text whose first sudoku.DETECT_LINES content lines, stripped, are `lines`.
+
+    `known`: what some sniffs say of these lines, found by their caller in a cheaper way (not asked again).
+    """
     by_name = next((f.name for f in FORMATS.values() if path.lower().endswith(f.extensions or ("\0",))), None)
     if by_name:
         return by_name
-    lines = [ln.strip() for _, ln in content_lines(text)[: sudoku.DETECT_LINES]]
-    return next((name for name in DETECTION_ORDER if (sniff := FORMATS[name].sniff) and sniff(lines)), None)
+    known = known or {}
+    for name in DETECTION_ORDER:
+        sniff = FORMATS[name].sniff
+        if known[name] if name in known else sniff is not None and sniff(lines):
+            return name
+    return None
 
 
 def read_text(
@@ -295,13 +321,17 @@ def write_puzzle(puzzle: GridPuzzle | ExactCoverProblem, fmt: str, symbols: str 
     """`puzzle` written in format `fmt`; CpModelsError, saying why, if that format cannot carry it.
 
     Formats of one-character cells (line, grid) write them in `symbols` (symbols[v - 1] for v), default 1-9A-Z.
-    An exact-cover problem is written as a DLX file (dlx) only.
+    An exact-cover problem is written as a DLX file (dlx) only; a puzzle with candidate hints in HINT_FORMATS only.
     """
     found = _writer(fmt)
     if isinstance(puzzle, ExactCoverProblem):
         if fmt != "dlx":
             raise CpModelsError(f"an exact-cover problem is no grid puzzle: it is written as dlx only, not {fmt}")
         return dlx.write_cover(puzzle)
+    if puzzle.domains and fmt not in HINT_FORMATS:
+        raise CpModelsError(
+            f"the {fmt} format cannot carry candidate hints, which this puzzle has; write it as pseudocoup"
+        )
     return found.write(puzzle, symbols=symbols) if symbols and found.symbols else found.write(puzzle)  # type: ignore[misc]
 
 
@@ -343,10 +373,11 @@ def write_puzzles(
 
 
 def write_solution(puzzle: GridPuzzle, grid: tuple[int, ...], fmt: str, symbols: str = "") -> str:
-    """A grid of `puzzle` (0 = empty) as `grid` (box or cage borders), `line`, `json`, `pls` or `qwh`.
+    """A grid of `puzzle` (0 = empty) as `grid` (box or cage borders), `line`, `json`, `pls`, `qwh` or `pseudocoup`.
 
     pls writes the grid as a pls file and qwh the puzzle's qwh line with `:SAT:` and the grid (both in
-    symbols 0..n-1); grid and line write one-character cells in `symbols` (default 1-9A-Z).
+    symbols 0..n-1); pseudocoup as Fowler's program prints a solution; grid and line write one-character
+    cells in `symbols` (default 1-9A-Z).
     """
     box = box_of(puzzle)
     if fmt == "line":
@@ -357,6 +388,8 @@ def write_solution(puzzle: GridPuzzle, grid: tuple[int, ...], fmt: str, symbols:
         return latin.format_pls(grid)
     if fmt == "qwh":
         return latin.write_qwh(puzzle, solution=grid)
+    if fmt == "pseudocoup":
+        return pseudocoup.format_solution(grid, box)
     if fmt != "grid":
         choices = ", ".join((*SOLUTION_FORMATS, *NATIVE_SOLUTIONS))
         raise CpModelsError(f"unknown solution format {fmt!r}; choose one of: {choices}")
@@ -379,6 +412,7 @@ __all__ = [
     "Format",
     "content_lines",
     "detect",
+    "detect_lines",
     "help_table",
     "input_formats",
     "output_formats",

@@ -60,6 +60,7 @@ _RULE = re.compile(rf"--|[+={_BOX_CHARS}]")
 _LABEL = re.compile(r"(?=[A-Za-z]{2})(?=[A-Za-z]{0,19}[a-z])[A-Za-z]{2,20}(?![\w.*?-])|[A-Z]{2,20}\s+[0-9]+$")
 _FOREIGN = re.compile(r"""[{}\[\]<>,;"'@$%&^~`\\+/=]""")
 _INTEGER_CELL = re.compile(r"[0-9]+|[.-]")
+
 DETECT_LINES = 3600
 """How many content lines detection looks at: a sample, so a long file is not scanned twice; a multiple of
 every common order (4, 6, 8, 9, 12, 16, 25, 36) so a file of grids keeps its shape."""
@@ -76,6 +77,8 @@ def detect_layout(content: list[str]) -> str | None:
     puzzle by themselves (`530070000` is no puzzle of order 3: 5 is above 3) or that come in square
     blocks; `line` for a single line, or lines most of which are each a whole puzzle.
     """
+    if content and all(map(_is_long_line, content)):  # the common file, decided without a look at each cell
+        return "line"
     rows = [ln for ln in content if not _is_label(ln) and not _is_decoration(ln)]
     if not rows:
         return "grid" if any(map(_is_decoration, content)) else None
@@ -90,6 +93,22 @@ def detect_layout(content: list[str]) -> str | None:
     if not any(fits) or (len(widths) == 1 and len(rows) % widths.pop() == 0):
         return "grid"
     return "line" if 2 * sum(fits) >= len(rows) else "grid"
+
+
+def _is_long_line(line: str) -> bool:
+    """Whether detect_layout takes a stripped line for a puzzle line at once, without a look at each cell.
+
+    Before any colon, more one-character cells (letters, digits, `.` and `-`) than a row can hold, not all
+    `-` (that is decoration); after it, no bar. Such a line is no label, decoration or row, and a puzzle line.
+    """
+    field, _, rest = line.partition(":")
+    letters = field.replace(".", "").replace("-", "")
+    return (
+        len(field) > len(SYMBOLS)
+        and (not letters or (letters.isascii() and letters.isalnum()))
+        and bool(field.strip("-"))
+        and ((rest.isascii() and "|" not in rest) or not _BARS.search(rest))
+    )
 
 
 def _is_label(line: str) -> bool:

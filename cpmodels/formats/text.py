@@ -78,6 +78,8 @@ class Entry:
     `puzzle` is None and so is `error`."""
     where: str = ""
     """`path:line` of an exact-cover problem (a puzzle carries its own, GridPuzzle.name)."""
+    ordinal: int = 0
+    """Its place among the puzzles of its input, from 1, where the reader or the command counts them (0: not)."""
 
     @property
     def label(self) -> str:
@@ -112,10 +114,24 @@ def split_lines(text: str) -> list[str]:
     return lines[:-1] if lines[-1] == "" else lines
 
 
+FIELDS = re.compile(r"\t[ \t]*[A-Za-z][\w-]*=\S*(?:[ \t]+[A-Za-z][\w-]*=\S*)*[ \t]*$")
+"""The tab-separated `key=value` fields `cpmodels generate` writes after a one-line puzzle (`\tseed=1:0 clues=24`)."""
+
+
+def without_fields(line: str) -> str:
+    """`line` without the trailing FIELDS of a generated puzzle (a tab, then `key=value` words), if it has them."""
+    if "\t" not in line:
+        return line
+    found = FIELDS.search(line)
+    return line[: found.start()] if found else line
+
+
 def content_lines(text: str) -> list[tuple[int, str]]:
-    """The (1-based line number, line) pairs of `text` that are neither blank nor `#` comments."""
+    """The (1-based line number, line) pairs of `text` that are neither blank nor `#` comments, FIELDS cut off."""
     return [
-        (k, ln) for k, ln in enumerate(split_lines(text), start=1) if ln.strip() and not ln.lstrip().startswith("#")
+        (k, without_fields(ln))
+        for k, ln in enumerate(split_lines(text), start=1)
+        if ln.strip() and not ln.lstrip().startswith("#")
     ]
 
 

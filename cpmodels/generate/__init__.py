@@ -1,17 +1,15 @@
 """Every generator, in one package: complete grids, Sudoku punched while unique, planted Mathdoku, QWH.
 
-Sudoku: a random complete grid of any r x c box shape (the shifted-row pattern with bands, stacks,
-rows, columns and symbols shuffled: not uniform over grids), then one top-down pass: the cells, or the
-orbits of a `symmetry` of positions (minimality.SYMMETRIES), in random order, each emptied when the
-puzzle stays unique. By monotonicity the result is minimal (orbit-minimal with a symmetry; definitions
-in minimality.py); `minimal="strict"` keeps only orbit-minimal puzzles that are clue-minimal too, and
-`clues=(lo, hi)` only those with lo..hi clues, drawing again (same stream) until one is.
-Every trial is one uniqueness check on the backtracking kernel; the trials of many puzzles of a run go
-to it as one batch (lockstep), and a trial's givens are never re-validated (they are a subset of a
-solution), which was half of the time before.
+Sudoku (sudoku.py, with grids.py for complete grids, logic.py for solving by singles, targets.py for
+search-effort and difficulty targets): a complete grid reduced by a method (top-down, bottom-up,
+controlled-bias, logic:singles), over cells or the orbits of a symmetry of positions, with targets met by
+rejection and local search; many puzzles of a run in lockstep batches on the backtracking kernel, and with
+`processes` above 1 in worker processes (processes.py), each owning a kernel.
 Seeds: puzzle i of a run with seed S comes from its own stream (stream(S, i), numpy SeedSequence
 spawning), so generate_one(family, S, i) and generate_many(family, S, count) agree, in any order.
-Mathdoku: a random Latin square cut into connected cages with fitting operators, kept when unique.
+Mathdoku (mathdoku.py, with mathdoku_cages.py for partitions and operators): a random Latin square cut
+into connected cages (Keen's way by default), operators dealt round-robin, made unique by repair or a new
+draw, then merged and with operators hidden as asked; mathdoku() is the API call.
 QWH (Achlioptas, Gomes, Kautz and Selman, AAAI-00): a square drawn (approximately) uniformly with
 the Jacobson-Matthews Markov chain, then holes punched uniformly at random, or balanced (the same
 number per row and column, Kautz et al., IJCAI-01), which is markedly harder. The hardness peak lies
@@ -21,7 +19,8 @@ A `deadline` (a time.monotonic() value) bounds the searches for uniqueness: punc
 with a TimeLimitWarning, leaving the puzzle unique but perhaps not minimal; a Mathdoku not found by then
 raises SearchTimeoutError. `progress(done, total)` is called after each step of that search.
 
-Modules: common (progress, deadlines, seeds per puzzle), sudoku, latin (Latin squares and QWH), mathdoku.
+Modules: common (progress, deadlines, seeds per puzzle, the Made record with its output fields), sudoku,
+grids, logic, targets, processes, latin (Latin squares and QWH), mathdoku.
 """
 
 from __future__ import annotations
@@ -33,10 +32,12 @@ from typing import Any
 from ..errors import CpModelsError, SearchTimeoutError
 from ..grid import GridPuzzle
 from ..minimality import SYMMETRIES, is_symmetric
-from .common import Progress, TimeLimitWarning, check_seed, stream
+from .common import Made, Progress, Tally, TimeLimitWarning, check_seed, stream
+from .grids import complete_grid, shuffle_grid
 from .latin import peak_holes, punch_holes, qwh, random_latin_square, uniform_latin_square
-from .mathdoku import planted_mathdoku, unique_mathdoku
+from .mathdoku import MathdokuSpec, made_mathdoku, mathdoku, mathdoku_spec, planted_mathdoku, unique_mathdoku
 from .sudoku import (
+    METHODS,
     MINIMAL,
     SUDOKU_9X9_LEAST_CLUES,
     SudokuJob,
@@ -53,18 +54,27 @@ from .sudoku import (
 
 __all__ = [
     "FAMILIES",
+    "METHODS",
     "MINIMAL",
     "SUDOKU_9X9_LEAST_CLUES",
     "SYMMETRIES",
+    "Made",
+    "MathdokuSpec",
     "Progress",
     "SudokuJob",
     "SudokuSpec",
+    "Tally",
     "TimeLimitWarning",
+    "complete_grid",
     "generate",
     "generate_many",
     "generate_one",
+    "generate_records",
     "is_symmetric",
     "lockstep",
+    "make_one",
+    "mathdoku",
+    "mathdoku_spec",
     "pattern_grid",
     "peak_holes",
     "planted_mathdoku",
@@ -76,6 +86,7 @@ __all__ = [
     "random_latin_square",
     "run_sudoku_jobs",
     "stream",
+    "shuffle_grid",
     "sudoku_spec",
     "uniform_latin_square",
     "unique_mathdoku",
@@ -85,7 +96,15 @@ FAMILIES = ("sudoku", "mathdoku", "qwh")
 """What `generate` makes."""
 
 
-def generate(
+def generate(family: str, rng: random.Random, **options: Any) -> GridPuzzle:
+    """One new puzzle of `family` (sudoku, mathdoku or qwh): unique Sudoku and Mathdoku, QWH with `holes` holes.
+
+    make_one(family, rng, **options).puzzle; see there for the options.
+    """
+    return make_one(family, rng, **options).puzzle
+
+
+def make_one(
     family: str,
     rng: random.Random,
     *,
@@ -93,33 +112,34 @@ def generate(
     box: tuple[int, int] | None = None,
     holes: int | None = None,
     balanced: bool = False,
-    max_cage: int = 4,
+    max_cage: int | None = None,
     backend: str = "backtrack",
     deadline: float | None = None,
     progress: Progress | None = None,
-    symmetry: str = "none",
-    minimal: bool | str = True,
-    clues: int | tuple[int, int] | None = None,
-) -> GridPuzzle:
-    """One new puzzle of `family` (sudoku, mathdoku or qwh): unique Sudoku and Mathdoku, QWH with `holes` holes.
+    key: tuple[int, int] | None = None,
+    tally: Tally | None = None,
+    **sudoku: Any,
+) -> Made:
+    """One new puzzle of `family` as a Made record (its solution, how it was made); `key`: its (seed, index).
 
-    Sudoku only: `symmetry` (SYMMETRIES) of the pattern of givens, `minimal` (True: minimal, orbit-minimal
-    with a symmetry; "strict": clue-minimal as well), `clues` (K or (lo, hi)) a clue count drawn for by
-    rejection; see sudoku_spec.
+    Sudoku only: `sudoku` options as sudoku_spec takes them (symmetry, minimal, clues, method, grids,
+    grid_shuffle, nodes, evals, difficulty, max_attempts).
     """
     if family == "sudoku":
-        spec = sudoku_spec(
-            order=order, box=box, holes=holes, backend=backend, symmetry=symmetry, minimal=minimal, clues=clues
-        )
-        return raised(run_sudoku_jobs(spec, [SudokuJob(spec, rng, progress)], deadline)[0])
-    if family == "mathdoku":
-        found, _ = unique_mathdoku(
-            order or 6, rng, backend=backend, max_cage=max_cage, deadline=deadline, progress=progress
-        )
-        return found
+        spec = sudoku_spec(order=order, box=box, holes=holes, backend=backend, **sudoku)
+        job = SudokuJob(spec, rng, progress, key, tally)
+        made = run_sudoku_jobs(spec, [job], deadline)[0]
+        raised(made)
+        assert isinstance(made, Made)
+        return made
+    seed, index = key or (None, None)
+    if family == "mathdoku":  # its options in `sudoku` too: ops, cage_sizes, ... as mathdoku_spec takes them
+        options = {"order": order, "backend": backend, "max_cage": max_cage, **sudoku}
+        return made_mathdoku(rng, key=key, deadline=deadline, progress=progress, **options)
     if family == "qwh":
         n = order or 10
-        return qwh(n, peak_holes(n) if holes is None else holes, rng, balanced)[0]
+        puzzle, square = qwh(n, peak_holes(n) if holes is None else holes, rng, balanced)
+        return Made(puzzle, tuple(square), seed, index)
     raise CpModelsError(f"unknown family {family!r}; choose one of: {', '.join(FAMILIES)}")
 
 
@@ -131,7 +151,15 @@ def generate_one(family: str, seed: int, index: int = 0, **options: Any) -> Grid
     return generate(family, stream(seed, index), **options)
 
 
-def generate_many(
+def generate_many(family: str, seed: int, count: int, **options: Any) -> Iterator[GridPuzzle]:
+    """Puzzles start .. start+count-1 of a run of `family` with `seed`, in index order: each as generate_one makes it.
+
+    The puzzles of generate_records(family, seed, count, **options); see there.
+    """
+    return (made.puzzle for made in generate_records(family, seed, count, **options))
+
+
+def generate_records(
     family: str,
     seed: int,
     count: int,
@@ -139,36 +167,57 @@ def generate_many(
     start: int = 0,
     window: int = 128,
     threads: int = 1,
+    processes: int = 1,
     deadline: float | None = None,
     progress: Progress | None = None,
+    tally: Tally | None = None,
     **options: Any,
-) -> Iterator[GridPuzzle]:
-    """Puzzles start .. start+count-1 of a run of `family` with `seed`, in index order: each as generate_one makes it.
+) -> Iterator[Made]:
+    """Records of puzzles start .. start+count-1 of a run of `family` with `seed`, in index order.
 
-    Sudoku on the backtracking backend are punched `window` at a time in lockstep, each step's trial
-    removals checked in one kernel batch (on `threads` threads); puzzle i is the same as
-    generate_one(family, seed, i) all the same. `deadline` (time.monotonic()) is for the whole run:
-    puzzles under way then are kept unique with a TimeLimitWarning, or, asked for a clue count or
-    strictness, raise SearchTimeoutError; none is started after it, and a run that stops short raises
-    SearchTimeoutError after the puzzles made. `progress(done, count)` is called after each puzzle.
+    Sudoku on the backtracking backend are made `window` at a time in lockstep, each step's trials
+    checked in one kernel batch (on `threads` threads); with `processes` above 1, in that many worker
+    processes, chunks of indices each (processes.py). Puzzle i is the same as generate_one(family, seed,
+    i) all the same. `deadline` (time.monotonic()) is for the whole run: puzzles under way then are kept
+    unique with a TimeLimitWarning, or, asked for a target, raise SearchTimeoutError; none is started after
+    it, and a run that stops short raises SearchTimeoutError after the puzzles made. `progress(done,
+    count)` is called as puzzles are made (done may count the oldest unfinished puzzle's part done).
     """
     if not isinstance(count, int) or isinstance(count, bool) or count < 0:
         raise CpModelsError(f"count must be an integer of at least 0, not {count!r}")
     check_seed(seed, start)
-    if window < 1 or threads < 1:
-        raise CpModelsError(f"window and threads must be at least 1, not {window} and {threads}")
+    if window < 1 or threads < 1 or processes < 1:
+        raise CpModelsError(
+            f"window, threads and processes must be at least 1, not {window}, {threads} and {processes}"
+        )
+    indices = range(start, start + count)
+    if family == "sudoku":
+        sudoku_spec(**options)  # refused now, before the first puzzle is asked for
+    elif family == "mathdoku":
+        mathdoku_spec(**options)
+    elif family not in FAMILIES:
+        raise CpModelsError(f"unknown family {family!r}; choose one of: {', '.join(FAMILIES)}")
+    if processes > 1 and count > 1:
+        from .processes import in_processes
+
+        return in_processes(generate_records, family, seed, indices, processes, deadline, progress, tally, options)
     if family != "sudoku":
-        return _others(family, seed, range(start, start + count), deadline, progress, options)
-    spec = sudoku_spec(**options)
-    return _sudokus(spec, seed, range(start, start + count), window, threads, deadline, progress)
+        return _others(family, seed, indices, deadline, progress, tally, options)
+    return _sudokus(sudoku_spec(**options), seed, indices, window, threads, deadline, progress, tally)
 
 
 def _others(
-    family: str, seed: int, indices: range, deadline: float | None, progress: Progress | None, options: dict
-) -> Iterator[GridPuzzle]:
-    """generate_many for a family other than Sudoku: one puzzle after the other."""
+    family: str,
+    seed: int,
+    indices: range,
+    deadline: float | None,
+    progress: Progress | None,
+    tally: Tally | None,
+    options: dict,
+) -> Iterator[Made]:
+    """generate_records for a family other than Sudoku: one puzzle after the other."""
     for k, index in enumerate(indices, start=1):
-        yield generate(family, stream(seed, index), deadline=deadline, **options)
+        yield make_one(family, stream(seed, index), deadline=deadline, key=(seed, index), tally=tally, **options)
         if progress:
             progress(k, len(indices))
 
@@ -181,15 +230,23 @@ def _sudokus(
     threads: int,
     deadline: float | None,
     progress: Progress | None,
-) -> Iterator[GridPuzzle]:
-    """generate_many for Sudoku: `window` puzzles at a time in lockstep."""
+    tally: Tally | None,
+) -> Iterator[Made]:
+    """generate_records for Sudoku: `window` puzzles at a time in lockstep."""
     count = len(indices)
-    jobs = (SudokuJob(spec, stream(seed, i)) for i in indices)
+    jobs = (SudokuJob(spec, stream(seed, i), key=(seed, i), tally=tally) for i in indices)
     done = 0
-    for made in lockstep(spec, jobs, window, deadline, threads):
+    for made in lockstep(spec, jobs, window, deadline, threads, progress=_total(progress, count)):
         done += 1
-        yield raised(made)
+        raised(made)
+        assert isinstance(made, Made)
+        yield made
         if progress:
             progress(done, count)
     if done < count:
         raise SearchTimeoutError(f"time limit reached: {done} of {count} puzzles made")
+
+
+def _total(progress: Progress | None, count: int) -> Progress | None:
+    """`progress` with the run's count as its total (lockstep reports its steps without one)."""
+    return None if progress is None else lambda done, _: progress(done, count)

@@ -1,14 +1,17 @@
-"""What every generator shares: progress callbacks, deadlines, the time-limit warning, seeds per puzzle."""
+"""What every generator shares: progress callbacks, deadlines, the time-limit warning, seeds per puzzle, records."""
 
 from __future__ import annotations
 
 import random
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from ..errors import CpModelsError
+from ..grid import GridPuzzle
 from ..minimality import SYMMETRIES as SYMMETRIES
 from ..minimality import is_symmetric as is_symmetric
 
@@ -47,3 +50,49 @@ def check_seed(seed: object, index: object) -> None:
     for name, value in (("seed", seed), ("index", index)):
         if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 0:
             raise CpModelsError(f"the {name} must be an integer of at least 0, not {value!r}")
+
+
+@dataclass
+class Tally:
+    """Counts shared by the jobs of a run: attempts started (a complete grid or a local step each)."""
+
+    attempts: int = 0
+
+
+@dataclass(frozen=True)
+class Made:
+    """A generated puzzle with what is known about it: its solution, where it came from, how it was made.
+
+    seed, index: its stream (None when made from a stream of its own); method, symmetry: how it was
+    reduced; attempts: how many it took; fields: what was measured on the way (nodes, grade, weight).
+    """
+
+    puzzle: GridPuzzle
+    solution: tuple[int, ...] | None = None
+    seed: int | None = None
+    index: int | None = None
+    method: str | None = None
+    symmetry: str | None = None
+    attempts: int = 1
+    fields: dict[str, Any] = field(default_factory=dict)
+
+    def record(self) -> dict[str, Any]:
+        """Its fields in output order: seed (S:i), clues, method, symmetry, then attempts and those measured."""
+        out: dict[str, Any] = {}
+        if self.seed is not None:
+            out["seed"] = f"{self.seed}:{self.index}"
+        if self.method is not None:
+            out["clues"] = sum(1 for v in self.puzzle.givens if v)
+            out["method"] = self.method
+            out["symmetry"] = self.symmetry
+        for key in ("attempts", "nodes", "grade", "weight", "undecided"):
+            if key == "attempts" and self.attempts > 1:
+                out[key] = self.attempts
+            elif key in self.fields:
+                value = self.fields[key]
+                out[key] = float(f"{value:.6g}") if isinstance(value, float) else value
+        return out
+
+    def fields_text(self) -> str:
+        """record() as the tab and `key=value` words written after a one-line puzzle (formats.text.FIELDS)."""
+        return "\t" + " ".join(f"{key}={value}" for key, value in self.record().items())

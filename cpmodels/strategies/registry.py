@@ -7,7 +7,22 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from . import chains, coloring, fish, intersections, single_digit, singles, subsets, wings
+from . import (
+    aic,
+    als,
+    cage_rules,
+    chains,
+    coloring,
+    fish,
+    forcing,
+    intersections,
+    rectangles,
+    single_digit,
+    singles,
+    subsets,
+    uniqueness,
+    wings,
+)
 from .catalogue import CATALOGUE, Info, resolve
 from .state import State
 from .steps import Step
@@ -28,8 +43,10 @@ class Technique:
         return self.info.key
 
     def applies(self, state: State) -> bool:
-        """Whether the technique is valid on the state's shape (`boxes` techniques need boxes)."""
-        return self.info.where == "any" or state.geo.has_boxes
+        """Whether the technique is valid on the state: its shape (`boxes` ones need boxes), uniqueness proved."""
+        where = self.info.where
+        shape = where == "any" or (state.geo.has_boxes if where == "boxes" else bool(state.cages))
+        return shape and (state.unique or not self.info.unique)
 
     def find(self, state: State) -> Step | None:
         """The first step the technique finds, or None."""
@@ -74,6 +91,35 @@ FINDERS: dict[str, Finder] = {
     "naked-subset": partial(subsets.naked_range, low=5, high=32, key="naked-subset"),
     "hidden-subset": partial(subsets.hidden_range, low=5, high=32, key="hidden-subset"),
     "large-fish": partial(fish.fish_range, low=5, high=32, key="large-fish"),
+    "rectangle": rectangles.rectangles,
+    "turbot-fish": single_digit.turbot_fish,
+    "empty-rectangle": single_digit.empty_rectangles,
+    "finned-x-wing": partial(fish.finned, k=2, key="finned-x-wing", sashimi=False),
+    "sashimi-x-wing": partial(fish.finned, k=2, key="sashimi-x-wing", sashimi=True),
+    "finned-swordfish": partial(fish.finned, k=3, key="finned-swordfish", sashimi=False),
+    "sashimi-swordfish": partial(fish.finned, k=3, key="sashimi-swordfish", sashimi=True),
+    "finned-jellyfish": partial(fish.finned, k=4, key="finned-jellyfish", sashimi=False),
+    "sashimi-jellyfish": partial(fish.finned, k=4, key="sashimi-jellyfish", sashimi=True),
+    "unique-rectangle-1": uniqueness.ur_type1,
+    "unique-rectangle-2": uniqueness.ur_type2,
+    "unique-rectangle-3": uniqueness.ur_type3,
+    "unique-rectangle-4": uniqueness.ur_type4,
+    "hidden-rectangle": uniqueness.hidden_rectangles,
+    "bug-plus-1": uniqueness.bug_plus_1,
+    "x-cycle": aic.x_cycles,
+    "aic": aic.aics,
+    "nice-loop": aic.nice_loops,
+    "als-xz": als.als_xz,
+    "sue-de-coq": als.sue_de_coq,
+    "aligned-pair-exclusion": als.aligned_pair_exclusion,
+    "forcing-chain": forcing.forcing_chains,
+    "nishio": forcing.nishio,
+    "dynamic-forcing-chain": forcing.dynamic_forcing_chains,
+    "cage-given": cage_rules.cage_givens,
+    "cage-layouts": cage_rules.cage_layouts,
+    "cage-positions": cage_rules.cage_positions,
+    "cage-lines": cage_rules.cage_lines,
+    "innies-outies": cage_rules.innies_outies,
     "guess": _no_steps,
 }
 
@@ -88,7 +134,7 @@ def get_technique(name: str) -> Technique:
 
 
 def techniques(shape: State | None = None) -> list[dict[str, Any]]:
-    """The techniques table: key, name, aliases, Zambon level and code, where valid (and whether on `shape`)."""
+    """The techniques table: key, name, aliases, level, code, where valid, unique, last resort (and on `shape`)."""
     rows = []
     for t in TECHNIQUES:
         row: dict[str, Any] = {
@@ -98,6 +144,8 @@ def techniques(shape: State | None = None) -> list[dict[str, Any]]:
             "level": t.info.level,
             "code": t.info.code,
             "where": t.info.where,
+            "unique": t.info.unique,
+            "last_resort": t.info.last_resort,
         }
         if shape is not None:
             row["applies"] = t.applies(shape)

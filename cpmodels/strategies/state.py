@@ -16,6 +16,9 @@ from ..errors import PuzzleError
 from ..grid import GridPuzzle, cell_name, latin_units
 from ..sudoku import default_box, sudoku_units
 
+CageSpec = tuple[tuple[int, ...], str | None, int]
+"""A cage in a state: its cells (row-major indices), operator (None when hidden) and target."""
+
 
 def bits(mask: int) -> Iterator[int]:
     """The indices of the set bits of `mask`, lowest first."""
@@ -112,12 +115,23 @@ def geometry(n: int, units: tuple[tuple[int, ...], ...]) -> Geometry:
 class State:
     """Pencil marks: candidates per cell (0 once placed) and placed values (0 = open), over a geometry."""
 
-    __slots__ = ("geo", "cands", "values", "dcells", "vcells")
+    __slots__ = ("geo", "cands", "values", "dcells", "vcells", "unique", "cages")
 
-    def __init__(self, geo: Geometry, cands: Sequence[int], values: Sequence[int]) -> None:
+    def __init__(
+        self,
+        geo: Geometry,
+        cands: Sequence[int],
+        values: Sequence[int],
+        unique: bool = False,
+        cages: tuple[CageSpec, ...] = (),
+    ) -> None:
         self.geo = geo
+        self.cages = cages
+        """The cages (Mathdoku): (cells as row-major indices, operator or None when hidden, target) each."""
         self.cands = tuple(cands)
         self.values = tuple(values)
+        self.unique = unique
+        """Whether the puzzle is known to have exactly one solution (the uniqueness techniques need it)."""
         self.dcells = [0] * (geo.n + 1)
         """dcells[d]: the cells (a mask) that hold digit d as a candidate."""
         self.vcells = [0] * (geo.n + 1)
@@ -136,13 +150,20 @@ class State:
 
     @classmethod
     def from_puzzle(cls, puzzle: GridPuzzle) -> State:
-        """The state of a puzzle: every digit a candidate, then each given removed from its units (cleanup)."""
+        """The state of a puzzle: each cell's hinted digits (all without hints) candidates, then cleanup.
+
+        Cleanup removes each given from its units; a cell's candidate hints (GridPuzzle.domains) are its
+        candidates from the start, so they are constraints here as they are to every backend.
+        """
         geo = geometry(puzzle.n, puzzle.units)
         full = (1 << puzzle.n) - 1
-        cands = [0 if v else full for v in puzzle.givens]
+        allowed = puzzle.domains or (full,) * len(puzzle.givens)
+        cands = [0 if v else mask for v, mask in zip(puzzle.givens, allowed, strict=True)]
         values = list(puzzle.givens)
         _cleanup(geo, cands, values)
-        return cls(geo, cands, values)
+        n = puzzle.n
+        cages = tuple((tuple(r * n + c for r, c in cage.cells), cage.op, cage.target) for cage in puzzle.cages)
+        return cls(geo, cands, values, cages=cages)
 
     @classmethod
     def from_pencilmarks(cls, text: str, box: tuple[int, int] | None = None, latin: bool = False) -> State:
@@ -214,7 +235,11 @@ class State:
             bit = ~(1 << (d - 1))
             for j in bits(self.geo.peers[i]):
                 cands[j] &= bit
-        return State(self.geo, cands, values)
+        return State(self.geo, cands, values, self.unique, self.cages)
+
+    def proved_unique(self, unique: bool = True) -> State:
+        """The same candidates, marked as proved to have one solution (or not): uniqueness techniques need it."""
+        return State(self.geo, self.cands, self.values, unique, self.cages)
 
     def line(self) -> str:
         """The placed values as one n*n-character line, `0` for an open cell (Zambon's display_string)."""
@@ -236,7 +261,14 @@ class State:
             shape = "latin"
         else:
             shape = [list(u) for u in geo.units]
-        return {"n": geo.n, "shape": shape, "values": list(self.values), "candidates": list(self.cands)}
+        return {
+            "n": geo.n,
+            "shape": shape,
+            "values": list(self.values),
+            "candidates": list(self.cands),
+            "unique": self.unique,
+            "cages": [[list(cells), op, target] for cells, op, target in self.cages],
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> State:
@@ -249,7 +281,8 @@ class State:
             units = sudoku_units(n, (r, c))
         else:
             units = tuple(tuple(u) for u in shape)
-        return cls(geometry(n, units), data["candidates"], data["values"])
+        cages = tuple((tuple(cells), op, target) for cells, op, target in data.get("cages", []))
+        return cls(geometry(n, units), data["candidates"], data["values"], data.get("unique", False), cages)
 
     def __eq__(self, other: object) -> bool:
         return (
