@@ -60,6 +60,15 @@ def _roof(corners: tuple[int, ...], extras: list[int]) -> tuple[int, int] | None
     return (roof[0], roof[1]) if len(roof) == 2 else None
 
 
+def _roofed(state: State) -> Iterator[tuple[int, int, tuple[int, ...], list[int], int, int]]:
+    """The rectangles with exactly two corners holding extra digits: (a, b, corners, extras, roof p, roof q)."""
+    for a, b, corners in rectangles(state):
+        extras = _extras(state, a, b, corners)
+        roof = _roof(corners, extras)
+        if roof is not None:
+            yield a, b, corners, extras, roof[0], roof[1]
+
+
 def _shared_units(state: State, p: int, q: int) -> list[int]:
     """The units that hold both cells."""
     return [u for u in state.geo.cell_units[p] if state.geo.unit_masks[u] >> q & 1]
@@ -84,12 +93,7 @@ def ur_type1(state: State) -> Iterator[Step]:
 def ur_type2(state: State) -> Iterator[Step]:
     """Two corners seeing each other with the same one extra digit x: the cells seeing both lose x."""
     geo = state.geo
-    for a, b, corners in rectangles(state):
-        extras = _extras(state, a, b, corners)
-        roof = _roof(corners, extras)
-        if roof is None:
-            continue
-        p, q = roof
+    for a, b, corners, extras, p, q in _roofed(state):
         x = state.cands[p] & state.cands[q] & ~(1 << (a - 1) | 1 << (b - 1))
         if popcount(x) != 1 or extras[corners.index(p)] != x or extras[corners.index(q)] != x:
             continue
@@ -105,12 +109,7 @@ def ur_type3(state: State) -> Iterator[Step]:
 
     When the roof shares a line and a box, subsets of the same digits in both units also make one step.
     """
-    for a, b, corners in rectangles(state):
-        extras = _extras(state, a, b, corners)
-        roof = _roof(corners, extras)
-        if roof is None:
-            continue
-        p, q = roof
+    for a, b, corners, extras, p, q in _roofed(state):
         virtual = extras[corners.index(p)] | extras[corners.index(q)]
         found: dict[int, list[tuple[int, list[tuple[int, int]]]]] = {}
         for u in _shared_units(state, p, q):
@@ -149,11 +148,7 @@ def _type3_step(
 
 def ur_type4(state: State) -> Iterator[Step]:
     """In a unit the roof shares, a lies only on the roof: both roof cells lose b."""
-    for a, b, corners in rectangles(state):
-        roof = _roof(corners, _extras(state, a, b, corners))
-        if roof is None:
-            continue
-        p, q = roof
+    for a, b, corners, _, p, q in _roofed(state):
         for u in _shared_units(state, p, q):
             for x, y in ((a, b), (b, a)):
                 if state.where(u, x) == 1 << p | 1 << q:
